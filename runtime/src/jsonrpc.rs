@@ -169,6 +169,28 @@ impl ErrorObject {
         }
     }
 
+    /// -32602: the params do not fit the method (a missing argument, a tool that does not
+    /// exist, a resource the server does not have where its version defines no code of
+    /// its own).
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        ErrorObject::new(codes::INVALID_PARAMS, message)
+    }
+
+    /// -32600: the message is not a valid request.
+    pub fn invalid_request(message: impl Into<String>) -> Self {
+        ErrorObject::new(codes::INVALID_REQUEST, message)
+    }
+
+    /// -32601: the method does not exist or is not served here.
+    pub fn method_not_found(message: impl Into<String>) -> Self {
+        ErrorObject::new(codes::METHOD_NOT_FOUND, message)
+    }
+
+    /// -32603: the receiver failed while handling the request.
+    pub fn internal_error(message: impl Into<String>) -> Self {
+        ErrorObject::new(codes::INTERNAL_ERROR, message)
+    }
+
     /// This error with `data`.
     pub fn with_data(mut self, data: Value) -> Self {
         self.data = Some(data);

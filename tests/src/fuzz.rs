@@ -89,8 +89,12 @@ fn answer_of(e: &ProtocolError) -> Option<String> {
     (!e.notification).then(|| e.to_response())
 }
 
-/// The answer a handler that implements nothing gives a request: -32601 naming it.
+/// The answer a handler that implements nothing gives a request: an empty result to
+/// `ping` (the specification requires an answer), -32601 naming any other method.
 fn unhandled(id: &Id, method: &str) -> String {
+    if method == "ping" {
+        return service::respond(id, Ok::<_, jsonrpc::ErrorObject>(serde_json::Map::new()));
+    }
     service::refuse(id, service::method_not_found(method))
 }
 

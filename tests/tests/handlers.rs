@@ -58,6 +58,18 @@ impl ServerHandler for Server {
                     json!({"content": [{"type": "text", "text": text.text}]}),
                 ))
             }
+            // Pings the client, whose handler does not implement `ping`: its default answers.
+            "ping-back" => {
+                let pong = cx
+                    .peer
+                    .ping(None)
+                    .await
+                    .map_err(|e| ErrorObject::new(-32603, e.to_string()))?;
+                assert_eq!(pong, v::EmptyResult::default());
+                Ok(typed(
+                    json!({"content": [{"type": "text", "text": "pong"}]}),
+                ))
+            }
             other => Err(ErrorObject::new(-32602, format!("no tool {other}"))),
         }
     }
@@ -218,6 +230,17 @@ async fn typed_calls_round_trip_through_dispatch() {
 
     peer.notify_initialized(None).await.unwrap();
     assert_eq!(*server.heard.lock().unwrap(), ["initialized"]);
+
+    // `ping` is answered by default, on both sides, as the specification requires.
+    assert_eq!(peer.ping(None).await.unwrap(), v::EmptyResult::default());
+    let pong = peer
+        .call_tool(&typed(json!({"name": "ping-back"})))
+        .await
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&pong).unwrap()["content"][0]["text"],
+        "pong"
+    );
 
     // A request the handler does not implement: the default answers -32601 naming it.
     match peer.list_prompts(None).await {

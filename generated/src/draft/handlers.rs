@@ -8,7 +8,7 @@
 #![allow(clippy::too_many_arguments, clippy::match_single_binding, unused_variables)]
 use crate::rt::service::{NotificationContext, Policy, RequestContext};
 
-/// What a server answers in `draft`: one method per request a client sends, one `on_*` method per notification. Every method has a default: requests answer -32601 (method not found) naming the method; notifications are ignored. Implement the ones you serve.
+/// What a server answers in `draft`: one method per request a client sends, one `on_*` method per notification. Every method has a default: `ping` answers an empty result, as the specification requires; other requests answer -32601 (method not found) naming the method; notifications are ignored. Implement the ones you serve.
 pub trait ServerHandler: Send + Sync {
     /// `completion/complete`.
     fn complete(
@@ -116,7 +116,7 @@ pub trait ServerHandler: Send + Sync {
     > + Send {
         async move { Err(crate::rt::service::method_not_found("subscriptions/listen")) }
     }
-    /// `tools/call`.
+    /// `tools/call`. A tool that runs and fails answers `Ok` with an error result (`CallToolResult::error`, `isError: true`), which the model sees; `Err` is for a call that cannot be made (an unknown tool: -32602).
     fn call_tool(
         &self,
         params: super::CallToolRequestParams,

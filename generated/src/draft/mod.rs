@@ -53,6 +53,18 @@ crate::rt::open_object! {
     }
 }
 
+impl Annotations {
+    /// A `Annotations` with no property set.
+    pub fn new() -> Self {
+        Self {
+            audience: ::std::option::Option::None,
+            last_modified: ::std::option::Option::None,
+            priority: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
 /// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
@@ -77,6 +89,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         method: "method",
         params: "params",
+    }
+}
+
+impl AnyClientNotification {
+    /// A `AnyClientNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -991,6 +1015,23 @@ crate::rt::open_object! {
     }
 }
 
+impl AudioContent {
+    /// A `AudioContent` from its required properties (`data`, `mimeType`); the optional ones absent.
+    pub fn new(
+        data: impl ::std::convert::Into<::std::string::String>,
+        mime_type: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1014,6 +1055,17 @@ crate::rt::open_object! {
     BaseMetadata {
         name: "name",
         title: "title" optional,
+    }
+}
+
+impl BaseMetadata {
+    /// A `BaseMetadata` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1043,6 +1095,22 @@ crate::rt::open_object! {
     }
 }
 
+impl BlobResourceContents {
+    /// A `BlobResourceContents` from its required properties (`blob`, `uri`); the optional ones absent.
+    pub fn new(
+        blob: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            blob: blob.into(),
+            mime_type: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
@@ -1064,6 +1132,19 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         title: "title" optional,
+    }
+}
+
+impl BooleanSchema {
+    /// A `BooleanSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1115,6 +1196,23 @@ crate::rt::open_object! {
         cache_scope: "cacheScope",
         result_type: "resultType",
         ttl_ms: "ttlMs",
+    }
+}
+
+impl CacheableResult {
+    /// A `CacheableResult` from its required properties (`resultType`, `cacheScope`, `ttlMs`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        cache_scope: CacheableResultCacheScope,
+        ttl_ms: u64,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            cache_scope,
+            result_type: result_type.into(),
+            ttl_ms,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1258,6 +1356,19 @@ crate::rt::open_object! {
     }
 }
 
+impl CallToolRequest {
+    /// A `CallToolRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: CallToolRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `tools/call` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1287,6 +1398,23 @@ crate::rt::open_object! {
         input_responses: "inputResponses" optional,
         name: "name",
         request_state: "requestState" optional,
+    }
+}
+
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` from its required properties (`name`, `_meta`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        meta: RequestMetaObject,
+    ) -> Self {
+        Self {
+            meta,
+            arguments: ::std::option::Option::None,
+            input_responses: ::std::option::Option::None,
+            name: name.into(),
+            request_state: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1342,6 +1470,46 @@ crate::rt::open_object! {
     }
 }
 
+impl CallToolResult {
+    /// A `CallToolResult` from its required properties (`resultType`, `content`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        content: ::std::vec::Vec<ContentBlock>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            is_error: ::std::option::Option::None,
+            result_type: result_type.into(),
+            structured_content: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
+impl CallToolResult {
+    /// A result of one text block.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::new("complete", ::std::vec![ContentBlock::text(text)])
+    }
+    /// A tool's own failure, reported to the model: one text block and `isError:
+    /// true`. This, not a JSON-RPC error, is how a tool that ran and failed
+    /// answers; a JSON-RPC error says the call itself could not be made.
+    pub fn error(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        let mut result = Self::text(text);
+        result.is_error = ::std::option::Option::Some(true);
+        result
+    }
+    /// Structured output: `value` as `structuredContent`, and its JSON text as a
+    /// text block, for clients that read only `content` (as the specification
+    /// recommends).
+    pub fn structured(value: serde_json::Value) -> Self {
+        let mut result = Self::text(value.to_string());
+        result.structured_content = ::std::option::Option::Some(value);
+        result
+    }
+}
+
 /// A successful response from the server for a [`tools/call`](CallToolRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1359,6 +1527,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         id: "id",
         result: "result",
+    }
+}
+
+impl CallToolResultResponse {
+    /// A `CallToolResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: CallToolOutcome) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1388,6 +1568,18 @@ crate::rt::open_object! {
     }
 }
 
+impl CancelledNotification {
+    /// A `CancelledNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `notifications/cancelled` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1412,6 +1604,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         reason: "reason" optional,
         request_id: "requestId",
+    }
+}
+
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` from its required properties (`requestId`); the optional ones absent.
+    pub fn new(request_id: RequestId) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            reason: ::std::option::Option::None,
+            request_id,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1460,6 +1664,20 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilities {
+    /// A `ClientCapabilities` with no property set.
+    pub fn new() -> Self {
+        Self {
+            elicitation: ::std::option::Option::None,
+            experimental: ::std::option::Option::None,
+            extensions: ::std::option::Option::None,
+            roots: ::std::option::Option::None,
+            sampling: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
@@ -1479,6 +1697,17 @@ crate::rt::open_object! {
     ClientCapabilitiesElicitation {
         form: "form" optional,
         url: "url" optional,
+    }
+}
+
+impl ClientCapabilitiesElicitation {
+    /// A `ClientCapabilitiesElicitation` with no property set.
+    pub fn new() -> Self {
+        Self {
+            form: ::std::option::Option::None,
+            url: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1507,6 +1736,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilitiesSampling {
+    /// A `ClientCapabilitiesSampling` with no property set.
+    pub fn new() -> Self {
+        Self {
+            context: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1526,6 +1766,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl CompleteRequest {
+    /// A `CompleteRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: CompleteRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1555,6 +1808,23 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` from its required properties (`_meta`, `argument`, `ref`); the optional ones absent.
+    pub fn new(
+        meta: RequestMetaObject,
+        argument: CompleteRequestParamsArgument,
+        r#ref: CompleteRequestParamsRef,
+    ) -> Self {
+        Self {
+            meta,
+            argument,
+            context: ::std::option::Option::None,
+            r#ref,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
@@ -1577,6 +1847,20 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` from its required properties (`name`, `value`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        value: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
@@ -1596,6 +1880,16 @@ pub struct CompleteRequestParamsContext {
 crate::rt::open_object! {
     CompleteRequestParamsContext {
         arguments: "arguments" optional,
+    }
+}
+
+impl CompleteRequestParamsContext {
+    /// A `CompleteRequestParamsContext` with no property set.
+    pub fn new() -> Self {
+        Self {
+            arguments: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1703,6 +1997,21 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteResult {
+    /// A `CompleteResult` from its required properties (`resultType`, `completion`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        completion: CompleteResultCompletion,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            completion,
+            result_type: result_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1728,6 +2037,18 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
+    pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            has_more: ::std::option::Option::None,
+            total: ::std::option::Option::None,
+            values,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A successful response from the server for a [`completion/complete`](CompleteRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1745,6 +2066,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         id: "id",
         result: "result",
+    }
+}
+
+impl CompleteResultResponse {
+    /// A `CompleteResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: CompleteResult) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1895,6 +2228,13 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
     }
 }
 
+impl ContentBlock {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1910,6 +2250,17 @@ crate::rt::open_object! {
     CreateMessageRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CreateMessageRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1970,6 +2321,25 @@ crate::rt::open_object! {
         temperature: "temperature" optional,
         tool_choice: "toolChoice" optional,
         tools: "tools" optional,
+    }
+}
+
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
+    pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
+        Self {
+            include_context: ::std::option::Option::None,
+            max_tokens,
+            messages,
+            metadata: ::std::option::Option::None,
+            model_preferences: ::std::option::Option::None,
+            stop_sequences: ::std::option::Option::None,
+            system_prompt: ::std::option::Option::None,
+            temperature: ::std::option::Option::None,
+            tool_choice: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2044,6 +2414,24 @@ crate::rt::open_object! {
         model: "model",
         role: "role",
         stop_reason: "stopReason" optional,
+    }
+}
+
+impl CreateMessageResult {
+    /// A `CreateMessageResult` from its required properties (`model`, `content`, `role`); the optional ones absent.
+    pub fn new(
+        model: impl ::std::convert::Into<::std::string::String>,
+        content: CreateMessageResultContent,
+        role: Role,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            model: model.into(),
+            role,
+            stop_reason: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2277,6 +2665,13 @@ for CreateMessageResultContent {
     }
 }
 
+impl CreateMessageResultContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
 
@@ -2302,6 +2697,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl DiscoverRequest {
+    /// A `DiscoverRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: RequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2373,6 +2781,28 @@ crate::rt::open_object! {
     }
 }
 
+impl DiscoverResult {
+    /// A `DiscoverResult` from its required properties (`resultType`, `cacheScope`, `capabilities`, `supportedVersions`, `ttlMs`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        cache_scope: DiscoverResultCacheScope,
+        capabilities: ServerCapabilities,
+        supported_versions: ::std::vec::Vec<::std::string::String>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            cache_scope,
+            capabilities: ::std::boxed::Box::new(capabilities),
+            instructions: ::std::option::Option::None,
+            result_type: result_type.into(),
+            supported_versions,
+            ttl_ms,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -2429,6 +2859,18 @@ crate::rt::open_object! {
     }
 }
 
+impl DiscoverResultResponse {
+    /// A `DiscoverResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: DiscoverResult) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request from the server to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2444,6 +2886,17 @@ crate::rt::open_object! {
     ElicitRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl ElicitRequest {
+    /// A `ElicitRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ElicitRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2470,6 +2923,21 @@ crate::rt::open_object! {
         mode: "mode" optional,
         message: "message",
         requested_schema: "requestedSchema",
+    }
+}
+
+impl ElicitRequestFormParams {
+    /// A `ElicitRequestFormParams` from its required properties (`message`, `requestedSchema`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        requested_schema: ElicitRequestFormParamsRequestedSchema,
+    ) -> Self {
+        Self {
+            mode: ::std::default::Default::default(),
+            message: message.into(),
+            requested_schema,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2500,6 +2968,24 @@ crate::rt::open_object! {
         schema: "$schema" optional,
         properties: "properties",
         required: "required" optional,
+    }
+}
+
+impl ElicitRequestFormParamsRequestedSchema {
+    /// A `ElicitRequestFormParamsRequestedSchema` from its required properties (`properties`); the optional ones absent.
+    pub fn new(
+        properties: ::std::collections::BTreeMap<
+            ::std::string::String,
+            PrimitiveSchemaDefinition,
+        >,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            schema: ::std::option::Option::None,
+            properties,
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2607,6 +3093,21 @@ crate::rt::open_object! {
     }
 }
 
+impl ElicitRequestUrlParams {
+    /// A `ElicitRequestUrlParams` from its required properties (`message`, `url`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        url: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            mode: ::std::default::Default::default(),
+            message: message.into(),
+            url: url.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The result returned by the client for an [`elicitation/create`](ElicitRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2632,6 +3133,17 @@ crate::rt::open_object! {
     ElicitResult {
         action: "action",
         content: "content" optional,
+    }
+}
+
+impl ElicitResult {
+    /// A `ElicitResult` from its required properties (`action`); the optional ones absent.
+    pub fn new(action: ElicitResultAction) -> Self {
+        Self {
+            action,
+            content: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2819,6 +3331,19 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         annotations: "annotations" optional,
         resource: "resource",
+    }
+}
+
+impl EmbeddedResource {
+    /// A `EmbeddedResource` from its required properties (`resource`); the optional ones absent.
+    pub fn new(resource: EmbeddedResourceResource) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            resource,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3076,6 +3601,21 @@ crate::rt::open_object! {
     }
 }
 
+impl ErrorObject {
+    /// A `ErrorObject` from its required properties (`message`, `code`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        code: i64,
+    ) -> Self {
+        Self {
+            code,
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/GetPromptResultResponse/properties/result`.
 ///
 /// # Decoding
@@ -3174,6 +3714,19 @@ crate::rt::open_object! {
     }
 }
 
+impl GetPromptRequest {
+    /// A `GetPromptRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: GetPromptRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `prompts/get` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3203,6 +3756,23 @@ crate::rt::open_object! {
         input_responses: "inputResponses" optional,
         name: "name",
         request_state: "requestState" optional,
+    }
+}
+
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` from its required properties (`name`, `_meta`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        meta: RequestMetaObject,
+    ) -> Self {
+        Self {
+            meta,
+            arguments: ::std::option::Option::None,
+            input_responses: ::std::option::Option::None,
+            name: name.into(),
+            request_state: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3239,6 +3809,22 @@ crate::rt::open_object! {
     }
 }
 
+impl GetPromptResult {
+    /// A `GetPromptResult` from its required properties (`resultType`, `messages`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        messages: ::std::vec::Vec<PromptMessage>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            messages,
+            result_type: result_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A successful response from the server for a [`prompts/get`](GetPromptRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3256,6 +3842,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         id: "id",
         result: "result",
+    }
+}
+
+impl GetPromptResultResponse {
+    /// A `GetPromptResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: GetPromptOutcome) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3283,6 +3881,18 @@ crate::rt::open_object! {
     }
 }
 
+impl HeaderMismatchError {
+    /// A `HeaderMismatchError` from its required properties (`error`); the optional ones absent.
+    pub fn new(error: HeaderMismatchErrorError) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            error,
+            id: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/HeaderMismatchError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3304,6 +3914,18 @@ crate::rt::open_object! {
         code: "code",
         data: "data" optional,
         message: "message",
+    }
+}
+
+impl HeaderMismatchErrorError {
+    /// A `HeaderMismatchErrorError` from its required properties (`message`); the optional ones absent.
+    pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3348,6 +3970,19 @@ crate::rt::open_object! {
         sizes: "sizes" optional,
         src: "src",
         theme: "theme" optional,
+    }
+}
+
+impl Icon {
+    /// A `Icon` from its required properties (`src`); the optional ones absent.
+    pub fn new(src: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            mime_type: ::std::option::Option::None,
+            sizes: ::std::option::Option::None,
+            src: src.into(),
+            theme: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3408,6 +4043,16 @@ crate::rt::open_object! {
     }
 }
 
+impl Icons {
+    /// A `Icons` with no property set.
+    pub fn new() -> Self {
+        Self {
+            icons: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3435,6 +4080,23 @@ crate::rt::open_object! {
         annotations: "annotations" optional,
         data: "data",
         mime_type: "mimeType",
+    }
+}
+
+impl ImageContent {
+    /// A `ImageContent` from its required properties (`data`, `mimeType`); the optional ones absent.
+    pub fn new(
+        data: impl ::std::convert::Into<::std::string::String>,
+        mime_type: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3488,6 +4150,24 @@ crate::rt::open_object! {
         title: "title" optional,
         version: "version",
         website_url: "websiteUrl" optional,
+    }
+}
+
+impl Implementation {
+    /// A `Implementation` from its required properties (`name`, `version`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        version: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            name: name.into(),
+            title: ::std::option::Option::None,
+            version: version.into(),
+            website_url: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3633,6 +4313,19 @@ crate::rt::open_object! {
     }
 }
 
+impl InputRequiredResult {
+    /// A `InputRequiredResult` from its required properties (`resultType`); the optional ones absent.
+    pub fn new(result_type: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            input_requests: ::std::option::Option::None,
+            request_state: ::std::option::Option::None,
+            result_type: result_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -3744,6 +4437,18 @@ crate::rt::open_object! {
     }
 }
 
+impl InputResponseRequestParams {
+    /// A `InputResponseRequestParams` from its required properties (`_meta`); the optional ones absent.
+    pub fn new(meta: RequestMetaObject) -> Self {
+        Self {
+            meta,
+            input_responses: ::std::option::Option::None,
+            request_state: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
 /// values are the client's result for each request.
@@ -3773,6 +4478,18 @@ crate::rt::open_object! {
         code: "code",
         data: "data" optional,
         message: "message",
+    }
+}
+
+impl InternalError {
+    /// A `InternalError` from its required properties (`message`); the optional ones absent.
+    pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3809,6 +4526,18 @@ crate::rt::open_object! {
     }
 }
 
+impl InvalidParamsError {
+    /// A `InvalidParamsError` from its required properties (`message`); the optional ones absent.
+    pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3830,6 +4559,18 @@ crate::rt::open_object! {
         code: "code",
         data: "data" optional,
         message: "message",
+    }
+}
+
+impl InvalidRequestError {
+    /// A `InvalidRequestError` from its required properties (`message`); the optional ones absent.
+    pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3858,6 +4599,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         error: "error",
         id: "id" optional,
+    }
+}
+
+impl JsonRpcErrorResponse {
+    /// A `JsonRpcErrorResponse` from its required properties (`error`); the optional ones absent.
+    pub fn new(error: ErrorObject) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            error,
+            id: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4008,6 +4761,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcNotification {
+    /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -4031,6 +4796,22 @@ crate::rt::open_object! {
         id: "id",
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl JsonRpcRequest {
+    /// A `JsonRpcRequest` from its required properties (`method`, `id`); the optional ones absent.
+    pub fn new(
+        method: impl ::std::convert::Into<::std::string::String>,
+        id: RequestId,
+    ) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4136,6 +4917,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcResultResponse {
+    /// A `JsonRpcResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ResultObject) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[doc(alias = "JSONValue")]
 pub type JsonValue = serde_json::Value;
 
@@ -4172,6 +4965,21 @@ crate::rt::open_object! {
     }
 }
 
+impl LegacyTitledEnumSchema {
+    /// A `LegacyTitledEnumSchema` from its required properties (`enum`); the optional ones absent.
+    pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            enum_names: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4191,6 +4999,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: PaginatedRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4252,6 +5073,26 @@ crate::rt::open_object! {
     }
 }
 
+impl ListPromptsResult {
+    /// A `ListPromptsResult` from its required properties (`resultType`, `cacheScope`, `prompts`, `ttlMs`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        cache_scope: ListPromptsResultCacheScope,
+        prompts: ::std::vec::Vec<Prompt>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            cache_scope,
+            next_cursor: ::std::option::Option::None,
+            prompts,
+            result_type: result_type.into(),
+            ttl_ms,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -4308,6 +5149,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListPromptsResultResponse {
+    /// A `ListPromptsResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ListPromptsResult) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4327,6 +5180,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: PaginatedRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4389,6 +5255,26 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` from its required properties (`resultType`, `cacheScope`, `resourceTemplates`, `ttlMs`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        cache_scope: ListResourceTemplatesResultCacheScope,
+        resource_templates: ::std::vec::Vec<ResourceTemplate>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            cache_scope,
+            next_cursor: ::std::option::Option::None,
+            resource_templates,
+            result_type: result_type.into(),
+            ttl_ms,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -4445,6 +5331,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourceTemplatesResultResponse {
+    /// A `ListResourceTemplatesResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ListResourceTemplatesResult) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4464,6 +5362,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: PaginatedRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4525,6 +5436,26 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourcesResult {
+    /// A `ListResourcesResult` from its required properties (`resultType`, `cacheScope`, `resources`, `ttlMs`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        cache_scope: ListResourcesResultCacheScope,
+        resources: ::std::vec::Vec<Resource>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            cache_scope,
+            next_cursor: ::std::option::Option::None,
+            resources,
+            result_type: result_type.into(),
+            ttl_ms,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -4581,6 +5512,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourcesResultResponse {
+    /// A `ListResourcesResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ListResourcesResult) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -4606,6 +5549,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListRootsRequest {
+    /// A `ListRootsRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4620,6 +5574,16 @@ pub struct ListRootsRequestParams {
 crate::rt::open_object! {
     ListRootsRequestParams {
         meta: "_meta" optional,
+    }
+}
+
+impl ListRootsRequestParams {
+    /// A `ListRootsRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4638,6 +5602,16 @@ pub struct ListRootsResult {
 crate::rt::open_object! {
     ListRootsResult {
         roots: "roots",
+    }
+}
+
+impl ListRootsResult {
+    /// A `ListRootsResult` from its required properties (`roots`); the optional ones absent.
+    pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
+        Self {
+            roots,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4660,6 +5634,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl ListToolsRequest {
+    /// A `ListToolsRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: PaginatedRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4721,6 +5708,26 @@ crate::rt::open_object! {
     }
 }
 
+impl ListToolsResult {
+    /// A `ListToolsResult` from its required properties (`resultType`, `cacheScope`, `tools`, `ttlMs`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        cache_scope: ListToolsResultCacheScope,
+        tools: ::std::vec::Vec<Tool>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            cache_scope,
+            next_cursor: ::std::option::Option::None,
+            result_type: result_type.into(),
+            tools,
+            ttl_ms,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -4774,6 +5781,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         id: "id",
         result: "result",
+    }
+}
+
+impl ListToolsResultResponse {
+    /// A `ListToolsResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ListToolsResult) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4849,6 +5868,18 @@ crate::rt::open_object! {
     }
 }
 
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: LoggingMessageNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `notifications/message` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4873,6 +5904,19 @@ crate::rt::open_object! {
         data: "data",
         level: "level",
         logger: "logger" optional,
+    }
+}
+
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` from its required properties (`data`, `level`); the optional ones absent.
+    pub fn new(data: serde_json::Value, level: LoggingLevel) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            data,
+            level,
+            logger: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4921,6 +5965,18 @@ crate::rt::open_object! {
     }
 }
 
+impl MethodNotFoundError {
+    /// A `MethodNotFoundError` from its required properties (`message`); the optional ones absent.
+    pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
 /// `400 Bad Request`.
@@ -4941,6 +5997,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         error: "error",
         id: "id" optional,
+    }
+}
+
+impl MissingRequiredClientCapabilityError {
+    /// A `MissingRequiredClientCapabilityError` from its required properties (`error`); the optional ones absent.
+    pub fn new(error: MissingRequiredClientCapabilityErrorError) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            error,
+            id: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4967,6 +6035,21 @@ crate::rt::open_object! {
     }
 }
 
+impl MissingRequiredClientCapabilityErrorError {
+    /// A `MissingRequiredClientCapabilityErrorError` from its required properties (`message`, `data`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        data: MissingRequiredClientCapabilityErrorErrorData,
+    ) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error/properties/data`.
@@ -4984,6 +6067,16 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
 crate::rt::open_object! {
     MissingRequiredClientCapabilityErrorErrorData {
         required_capabilities: "requiredCapabilities",
+    }
+}
+
+impl MissingRequiredClientCapabilityErrorErrorData {
+    /// A `MissingRequiredClientCapabilityErrorErrorData` from its required properties (`requiredCapabilities`); the optional ones absent.
+    pub fn new(required_capabilities: ClientCapabilities) -> Self {
+        Self {
+            required_capabilities: ::std::boxed::Box::new(required_capabilities),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5013,6 +6106,16 @@ pub struct ModelHint {
 crate::rt::open_object! {
     ModelHint {
         name: "name" optional,
+    }
+}
+
+impl ModelHint {
+    /// A `ModelHint` with no property set.
+    pub fn new() -> Self {
+        Self {
+            name: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5065,6 +6168,19 @@ crate::rt::open_object! {
         hints: "hints" optional,
         intelligence_priority: "intelligencePriority" optional,
         speed_priority: "speedPriority" optional,
+    }
+}
+
+impl ModelPreferences {
+    /// A `ModelPreferences` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cost_priority: ::std::option::Option::None,
+            hints: ::std::option::Option::None,
+            intelligence_priority: ::std::option::Option::None,
+            speed_priority: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5177,6 +6293,17 @@ crate::rt::open_object! {
     }
 }
 
+impl Notification {
+    /// A `Notification` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5204,6 +6331,16 @@ crate::rt::open_object! {
     }
 }
 
+impl NotificationMetaObject {
+    /// A `NotificationMetaObject` with no property set.
+    pub fn new() -> Self {
+        Self {
+            io_modelcontextprotocol_subscription_id: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Common params for any notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5218,6 +6355,16 @@ pub struct NotificationParams {
 crate::rt::open_object! {
     NotificationParams {
         meta: "_meta" optional,
+    }
+}
+
+impl NotificationParams {
+    /// A `NotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5248,6 +6395,21 @@ crate::rt::open_object! {
         minimum: "minimum" optional,
         title: "title" optional,
         r#type: "type",
+    }
+}
+
+impl NumberSchema {
+    /// A `NumberSchema` from its required properties (`type`); the optional ones absent.
+    pub fn new(r#type: NumberSchemaType) -> Self {
+        Self {
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            maximum: ::std::option::Option::None,
+            minimum: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            r#type,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5297,6 +6459,23 @@ crate::rt::open_object! {
     }
 }
 
+impl PaginatedRequest {
+    /// A `PaginatedRequest` from its required properties (`method`, `id`, `params`); the optional ones absent.
+    pub fn new(
+        method: impl ::std::convert::Into<::std::string::String>,
+        id: RequestId,
+        params: PaginatedRequestParams,
+    ) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            method: method.into(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Common params for paginated requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5316,6 +6495,17 @@ crate::rt::open_object! {
     PaginatedRequestParams {
         meta: "_meta",
         cursor: "cursor" optional,
+    }
+}
+
+impl PaginatedRequestParams {
+    /// A `PaginatedRequestParams` from its required properties (`_meta`); the optional ones absent.
+    pub fn new(meta: RequestMetaObject) -> Self {
+        Self {
+            meta,
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5350,6 +6540,18 @@ crate::rt::open_object! {
     }
 }
 
+impl PaginatedResult {
+    /// A `PaginatedResult` from its required properties (`resultType`); the optional ones absent.
+    pub fn new(result_type: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            result_type: result_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5371,6 +6573,18 @@ crate::rt::open_object! {
         code: "code",
         data: "data" optional,
         message: "message",
+    }
+}
+
+impl ParseError {
+    /// A `ParseError` from its required properties (`message`); the optional ones absent.
+    pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5632,6 +6846,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ProgressNotification {
+    /// A `ProgressNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ProgressNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5661,6 +6887,20 @@ crate::rt::open_object! {
         progress: "progress",
         progress_token: "progressToken",
         total: "total" optional,
+    }
+}
+
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` from its required properties (`progress`, `progressToken`); the optional ones absent.
+    pub fn new(progress: serde_json::Number, progress_token: ProgressToken) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            message: ::std::option::Option::None,
+            progress,
+            progress_token,
+            total: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5783,6 +7023,21 @@ crate::rt::open_object! {
     }
 }
 
+impl Prompt {
+    /// A `Prompt` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            arguments: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5817,6 +7072,19 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptArgument {
+    /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            description: ::std::option::Option::None,
+            name: name.into(),
+            required: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5838,6 +7106,18 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptListChangedNotification {
+    /// A `PromptListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to [`SamplingMessage`], but also supports the embedding of
@@ -5856,6 +7136,17 @@ crate::rt::open_object! {
     PromptMessage {
         content: "content",
         role: "role",
+    }
+}
+
+impl PromptMessage {
+    /// A `PromptMessage` from its required properties (`content`, `role`); the optional ones absent.
+    pub fn new(content: ContentBlock, role: Role) -> Self {
+        Self {
+            content,
+            role,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5884,6 +7175,18 @@ crate::rt::open_object! {
         r#type: "type",
         name: "name",
         title: "title" optional,
+    }
+}
+
+impl PromptReference {
+    /// A `PromptReference` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5985,6 +7288,19 @@ crate::rt::open_object! {
     }
 }
 
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: ReadResourceRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6008,6 +7324,22 @@ crate::rt::open_object! {
         input_responses: "inputResponses" optional,
         request_state: "requestState" optional,
         uri: "uri",
+    }
+}
+
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` from its required properties (`uri`, `_meta`); the optional ones absent.
+    pub fn new(
+        uri: impl ::std::convert::Into<::std::string::String>,
+        meta: RequestMetaObject,
+    ) -> Self {
+        Self {
+            meta,
+            input_responses: ::std::option::Option::None,
+            request_state: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6061,6 +7393,25 @@ crate::rt::open_object! {
         contents: "contents",
         result_type: "resultType",
         ttl_ms: "ttlMs",
+    }
+}
+
+impl ReadResourceResult {
+    /// A `ReadResourceResult` from its required properties (`resultType`, `cacheScope`, `contents`, `ttlMs`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        cache_scope: ReadResourceResultCacheScope,
+        contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            cache_scope,
+            contents,
+            result_type: result_type.into(),
+            ttl_ms,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6190,6 +7541,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ReadResourceResultResponse {
+    /// A `ReadResourceResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ReadResourceOutcome) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
@@ -6207,6 +7570,17 @@ crate::rt::open_object! {
     Request {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl Request {
+    /// A `Request` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6339,6 +7713,28 @@ crate::rt::open_object! {
     }
 }
 
+impl RequestMetaObject {
+    /// A `RequestMetaObject` from its required properties (`io.modelcontextprotocol/protocolVersion`, `io.modelcontextprotocol/clientCapabilities`); the optional ones absent.
+    pub fn new(
+        io_modelcontextprotocol_protocol_version: impl ::std::convert::Into<
+            ::std::string::String,
+        >,
+        io_modelcontextprotocol_client_capabilities: ClientCapabilities,
+    ) -> Self {
+        Self {
+            io_modelcontextprotocol_client_capabilities: ::std::boxed::Box::new(
+                io_modelcontextprotocol_client_capabilities,
+            ),
+            io_modelcontextprotocol_client_info: ::std::option::Option::None,
+            io_modelcontextprotocol_log_level: ::std::option::Option::None,
+            io_modelcontextprotocol_protocol_version: io_modelcontextprotocol_protocol_version
+                .into(),
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6353,6 +7749,16 @@ pub struct RequestParams {
 crate::rt::open_object! {
     RequestParams {
         meta: "_meta",
+    }
+}
+
+impl RequestParams {
+    /// A `RequestParams` from its required properties (`_meta`); the optional ones absent.
+    pub fn new(meta: RequestMetaObject) -> Self {
+        Self {
+            meta,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6420,6 +7826,27 @@ crate::rt::open_object! {
     }
 }
 
+impl Resource {
+    /// A `Resource` from its required properties (`name`, `uri`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            size: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6441,6 +7868,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         mime_type: "mimeType" optional,
         uri: "uri",
+    }
+}
+
+impl ResourceContents {
+    /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6512,6 +7951,28 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceLink {
+    /// A `ResourceLink` from its required properties (`name`, `uri`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            size: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6533,6 +7994,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceListChangedNotification {
+    /// A `ResourceListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Common params for resource-related requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6550,6 +8023,20 @@ crate::rt::open_object! {
     ResourceRequestParams {
         meta: "_meta",
         uri: "uri",
+    }
+}
+
+impl ResourceRequestParams {
+    /// A `ResourceRequestParams` from its required properties (`uri`, `_meta`); the optional ones absent.
+    pub fn new(
+        uri: impl ::std::convert::Into<::std::string::String>,
+        meta: RequestMetaObject,
+    ) -> Self {
+        Self {
+            meta,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6612,6 +8099,26 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceTemplate {
+    /// A `ResourceTemplate` from its required properties (`name`, `uriTemplate`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri_template: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            title: ::std::option::Option::None,
+            uri_template: uri_template.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A reference to a resource or resource template definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6628,6 +8135,17 @@ crate::rt::open_object! {
     ResourceTemplateReference {
         r#type: "type",
         uri: "uri",
+    }
+}
+
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6651,6 +8169,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `notifications/resources/updated` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6668,6 +8198,17 @@ crate::rt::open_object! {
     ResourceUpdatedNotificationParams {
         meta: "_meta" optional,
         uri: "uri",
+    }
+}
+
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6699,6 +8240,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ResultMetaObject {
+    /// A `ResultMetaObject` with no property set.
+    pub fn new() -> Self {
+        Self {
+            io_modelcontextprotocol_server_info: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Common result fields.
 #[doc(alias = "Result")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -6724,6 +8275,17 @@ crate::rt::open_object! {
     ResultObject {
         meta: "_meta" optional,
         result_type: "resultType",
+    }
+}
+
+impl ResultObject {
+    /// A `ResultObject` from its required properties (`resultType`); the optional ones absent.
+    pub fn new(result_type: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            result_type: result_type.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6787,6 +8349,18 @@ crate::rt::open_object! {
     }
 }
 
+impl Root {
+    /// A `Root` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            name: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6805,6 +8379,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         content: "content",
         role: "role",
+    }
+}
+
+impl SamplingMessage {
+    /// A `SamplingMessage` from its required properties (`content`, `role`); the optional ones absent.
+    pub fn new(content: SamplingMessageContent, role: Role) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            role,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7038,6 +8624,13 @@ for SamplingMessageContent {
     }
 }
 
+impl SamplingMessageContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -7181,6 +8774,13 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
     }
 }
 
+impl SamplingMessageContentBlock {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7232,6 +8832,22 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilities {
+    /// A `ServerCapabilities` with no property set.
+    pub fn new() -> Self {
+        Self {
+            completions: ::std::option::Option::None,
+            experimental: ::std::option::Option::None,
+            extensions: ::std::option::Option::None,
+            logging: ::std::option::Option::None,
+            prompts: ::std::option::Option::None,
+            resources: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
@@ -7249,6 +8865,16 @@ pub struct ServerCapabilitiesPrompts {
 crate::rt::open_object! {
     ServerCapabilitiesPrompts {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ServerCapabilitiesPrompts {
+    /// A `ServerCapabilitiesPrompts` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7276,6 +8902,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilitiesResources {
+    /// A `ServerCapabilitiesResources` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            subscribe: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
@@ -7293,6 +8930,16 @@ pub struct ServerCapabilitiesTools {
 crate::rt::open_object! {
     ServerCapabilitiesTools {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ServerCapabilitiesTools {
+    /// A `ServerCapabilitiesTools` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7397,6 +9044,22 @@ crate::rt::open_object! {
     }
 }
 
+impl StringSchema {
+    /// A `StringSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            format: ::std::option::Option::None,
+            max_length: ::std::option::Option::None,
+            min_length: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
@@ -7467,6 +9130,19 @@ crate::rt::open_object! {
     }
 }
 
+impl SubscriptionFilter {
+    /// A `SubscriptionFilter` with no property set.
+    pub fn new() -> Self {
+        Self {
+            prompts_list_changed: ::std::option::Option::None,
+            resource_subscriptions: ::std::option::Option::None,
+            resources_list_changed: ::std::option::Option::None,
+            tools_list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent by the server to acknowledge that a
 /// [`subscriptions/listen`](SubscriptionsListenRequest) subscription has been
 /// established and to report which notification types it agreed to honor.
@@ -7496,6 +9172,18 @@ crate::rt::open_object! {
     }
 }
 
+impl SubscriptionsAcknowledgedNotification {
+    /// A `SubscriptionsAcknowledgedNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: SubscriptionsAcknowledgedNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7516,6 +9204,17 @@ crate::rt::open_object! {
     SubscriptionsAcknowledgedNotificationParams {
         meta: "_meta" optional,
         notifications: "notifications",
+    }
+}
+
+impl SubscriptionsAcknowledgedNotificationParams {
+    /// A `SubscriptionsAcknowledgedNotificationParams` from its required properties (`notifications`); the optional ones absent.
+    pub fn new(notifications: SubscriptionFilter) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            notifications,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7543,6 +9242,19 @@ crate::rt::open_object! {
     }
 }
 
+impl SubscriptionsListenRequest {
+    /// A `SubscriptionsListenRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: SubscriptionsListenRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7562,6 +9274,17 @@ crate::rt::open_object! {
     SubscriptionsListenRequestParams {
         meta: "_meta",
         notifications: "notifications",
+    }
+}
+
+impl SubscriptionsListenRequestParams {
+    /// A `SubscriptionsListenRequestParams` from its required properties (`_meta`, `notifications`); the optional ones absent.
+    pub fn new(meta: RequestMetaObject, notifications: SubscriptionFilter) -> Self {
+        Self {
+            meta,
+            notifications,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7593,6 +9316,20 @@ crate::rt::open_object! {
     SubscriptionsListenResult {
         meta: "_meta",
         result_type: "resultType",
+    }
+}
+
+impl SubscriptionsListenResult {
+    /// A `SubscriptionsListenResult` from its required properties (`resultType`, `_meta`); the optional ones absent.
+    pub fn new(
+        result_type: impl ::std::convert::Into<::std::string::String>,
+        meta: SubscriptionsListenResultMetaObject,
+    ) -> Self {
+        Self {
+            meta,
+            result_type: result_type.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7633,6 +9370,17 @@ crate::rt::open_object! {
     }
 }
 
+impl SubscriptionsListenResultMetaObject {
+    /// A `SubscriptionsListenResultMetaObject` from its required properties (`io.modelcontextprotocol/subscriptionId`); the optional ones absent.
+    pub fn new(io_modelcontextprotocol_subscription_id: RequestId) -> Self {
+        Self {
+            io_modelcontextprotocol_server_info: ::std::option::Option::None,
+            io_modelcontextprotocol_subscription_id,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A successful response from the server for a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -7651,6 +9399,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         id: "id",
         result: "result",
+    }
+}
+
+impl SubscriptionsListenResultResponse {
+    /// A `SubscriptionsListenResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: SubscriptionsListenResult) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7680,6 +9440,19 @@ crate::rt::open_object! {
     }
 }
 
+impl TextContent {
+    /// A `TextContent` from its required properties (`text`); the optional ones absent.
+    pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            text: text.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
@@ -7703,6 +9476,22 @@ crate::rt::open_object! {
         mime_type: "mimeType" optional,
         text: "text",
         uri: "uri",
+    }
+}
+
+impl TextResourceContents {
+    /// A `TextResourceContents` from its required properties (`text`, `uri`); the optional ones absent.
+    pub fn new(
+        text: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            text: text.into(),
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7745,6 +9534,22 @@ crate::rt::open_object! {
     }
 }
 
+impl TitledMultiSelectEnumSchema {
+    /// A `TitledMultiSelectEnumSchema` from its required properties (`items`); the optional ones absent.
+    pub fn new(items: TitledMultiSelectEnumSchemaItems) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            items,
+            max_items: ::std::option::Option::None,
+            min_items: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Schema for array items with enum options and display labels.
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
@@ -7765,6 +9570,18 @@ crate::rt::open_object! {
     }
 }
 
+impl TitledMultiSelectEnumSchemaItems {
+    /// A `TitledMultiSelectEnumSchemaItems` from its required properties (`anyOf`); the optional ones absent.
+    pub fn new(
+        any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    ) -> Self {
+        Self {
+            any_of,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7782,6 +9599,20 @@ crate::rt::open_object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem {
         r#const: "const",
         title: "title",
+    }
+}
+
+impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` from its required properties (`const`, `title`); the optional ones absent.
+    pub fn new(
+        r#const: impl ::std::convert::Into<::std::string::String>,
+        title: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7817,6 +9648,20 @@ crate::rt::open_object! {
     }
 }
 
+impl TitledSingleSelectEnumSchema {
+    /// A `TitledSingleSelectEnumSchema` from its required properties (`oneOf`); the optional ones absent.
+    pub fn new(one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            one_of,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7834,6 +9679,20 @@ crate::rt::open_object! {
     TitledSingleSelectEnumSchemaOneOfItem {
         r#const: "const",
         title: "title",
+    }
+}
+
+impl TitledSingleSelectEnumSchemaOneOfItem {
+    /// A `TitledSingleSelectEnumSchemaOneOfItem` from its required properties (`const`, `title`); the optional ones absent.
+    pub fn new(
+        r#const: impl ::std::convert::Into<::std::string::String>,
+        title: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7914,6 +9773,26 @@ crate::rt::open_object! {
     }
 }
 
+impl Tool {
+    /// A `Tool` from its required properties (`name`, `inputSchema`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        input_schema: ToolInputSchema,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            input_schema,
+            name: name.into(),
+            output_schema: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Additional properties describing a [`Tool`] to clients.
 ///
 /// NOTE: all properties in `ToolAnnotations` are **hints**.
@@ -7972,6 +9851,20 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolAnnotations {
+    /// A `ToolAnnotations` with no property set.
+    pub fn new() -> Self {
+        Self {
+            destructive_hint: ::std::option::Option::None,
+            idempotent_hint: ::std::option::Option::None,
+            open_world_hint: ::std::option::Option::None,
+            read_only_hint: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Controls tool selection behavior for sampling requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7990,6 +9883,16 @@ pub struct ToolChoice {
 crate::rt::open_object! {
     ToolChoice {
         mode: "mode" optional,
+    }
+}
+
+impl ToolChoice {
+    /// A `ToolChoice` with no property set.
+    pub fn new() -> Self {
+        Self {
+            mode: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8061,6 +9964,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolInputSchema {
+    /// A `ToolInputSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            schema: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8079,6 +9993,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl ToolListChangedNotification {
+    /// A `ToolListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8101,6 +10027,16 @@ pub struct ToolOutputSchema {
 crate::rt::open_object! {
     ToolOutputSchema {
         schema: "$schema" optional,
+    }
+}
+
+impl ToolOutputSchema {
+    /// A `ToolOutputSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            schema: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8151,6 +10087,24 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolResultContent {
+    /// A `ToolResultContent` from its required properties (`toolUseId`, `content`); the optional ones absent.
+    pub fn new(
+        tool_use_id: impl ::std::convert::Into<::std::string::String>,
+        content: ::std::vec::Vec<ContentBlock>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            content,
+            is_error: ::std::option::Option::None,
+            structured_content: ::std::option::Option::None,
+            tool_use_id: tool_use_id.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request from the assistant to call a tool.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8183,6 +10137,24 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolUseContent {
+    /// A `ToolUseContent` from its required properties (`id`, `name`, `input`); the optional ones absent.
+    pub fn new(
+        id: impl ::std::convert::Into<::std::string::String>,
+        name: impl ::std::convert::Into<::std::string::String>,
+        input: serde_json::Map<::std::string::String, serde_json::Value>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            id: id.into(),
+            input,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Returned when the request's protocol version is unknown to the server or
 /// unsupported (e.g., a known experimental or draft version the server has
 /// chosen not to implement). For HTTP, the response status code MUST be
@@ -8204,6 +10176,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         error: "error",
         id: "id" optional,
+    }
+}
+
+impl UnsupportedProtocolVersionError {
+    /// A `UnsupportedProtocolVersionError` from its required properties (`error`); the optional ones absent.
+    pub fn new(error: UnsupportedProtocolVersionErrorError) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            error,
+            id: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8230,6 +10214,21 @@ crate::rt::open_object! {
     }
 }
 
+impl UnsupportedProtocolVersionErrorError {
+    /// A `UnsupportedProtocolVersionErrorError` from its required properties (`message`, `data`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        data: UnsupportedProtocolVersionErrorErrorData,
+    ) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error/properties/data`.
@@ -8250,6 +10249,20 @@ crate::rt::open_object! {
     UnsupportedProtocolVersionErrorErrorData {
         requested: "requested",
         supported: "supported",
+    }
+}
+
+impl UnsupportedProtocolVersionErrorErrorData {
+    /// A `UnsupportedProtocolVersionErrorErrorData` from its required properties (`requested`, `supported`); the optional ones absent.
+    pub fn new(
+        requested: impl ::std::convert::Into<::std::string::String>,
+        supported: ::std::vec::Vec<::std::string::String>,
+    ) -> Self {
+        Self {
+            requested: requested.into(),
+            supported,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8292,6 +10305,22 @@ crate::rt::open_object! {
     }
 }
 
+impl UntitledMultiSelectEnumSchema {
+    /// A `UntitledMultiSelectEnumSchema` from its required properties (`items`); the optional ones absent.
+    pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            items,
+            max_items: ::std::option::Option::None,
+            min_items: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
@@ -8310,6 +10339,17 @@ crate::rt::open_object! {
     UntitledMultiSelectEnumSchemaItems {
         r#type: "type",
         r#enum: "enum",
+    }
+}
+
+impl UntitledMultiSelectEnumSchemaItems {
+    /// A `UntitledMultiSelectEnumSchemaItems` from its required properties (`enum`); the optional ones absent.
+    pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            r#enum,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8341,5 +10381,19 @@ crate::rt::open_object! {
         description: "description" optional,
         r#enum: "enum",
         title: "title" optional,
+    }
+}
+
+impl UntitledSingleSelectEnumSchema {
+    /// A `UntitledSingleSelectEnumSchema` from its required properties (`enum`); the optional ones absent.
+    pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }

@@ -8,7 +8,7 @@
 #![allow(clippy::too_many_arguments, clippy::match_single_binding, unused_variables)]
 use crate::rt::service::{NotificationContext, Policy, RequestContext};
 
-/// What a server answers in `2024-11-05`: one method per request a client sends, one `on_*` method per notification. Every method has a default: requests answer -32601 (method not found) naming the method; notifications are ignored. Implement the ones you serve.
+/// What a server answers in `2024-11-05`: one method per request a client sends, one `on_*` method per notification. Every method has a default: `ping` answers an empty result, as the specification requires; other requests answer -32601 (method not found) naming the method; notifications are ignored. Implement the ones you serve.
 pub trait ServerHandler: Send + Sync {
     /// `completion/complete`.
     fn complete(
@@ -49,7 +49,7 @@ pub trait ServerHandler: Send + Sync {
     > + Send {
         async move { Err(crate::rt::service::method_not_found("logging/setLevel")) }
     }
-    /// `ping`.
+    /// `ping`. Answered with an empty result by default, as the specification requires.
     fn ping(
         &self,
         params: ::std::option::Option<super::PingRequestParams>,
@@ -60,7 +60,7 @@ pub trait ServerHandler: Send + Sync {
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
-        async move { Err(crate::rt::service::method_not_found("ping")) }
+        async move { Ok(::std::default::Default::default()) }
     }
     /// `prompts/get`.
     fn get_prompt(
@@ -155,7 +155,7 @@ pub trait ServerHandler: Send + Sync {
     > + Send {
         async move { Err(crate::rt::service::method_not_found("resources/unsubscribe")) }
     }
-    /// `tools/call`.
+    /// `tools/call`. A tool that runs and fails answers `Ok` with an error result (`CallToolResult::error`, `isError: true`), which the model sees; `Err` is for a call that cannot be made (an unknown tool: -32602).
     fn call_tool(
         &self,
         params: super::CallToolRequestParams,
@@ -217,7 +217,7 @@ pub trait ServerHandler: Send + Sync {
 
 /// What a client answers in `2024-11-05`: one method per request a server sends (in the discover era, also the input requests a server embeds in an `InputRequiredResult`), one `on_*` method per notification. Defaults as for [`ServerHandler`].
 pub trait ClientHandler: Send + Sync {
-    /// `ping`.
+    /// `ping`. Answered with an empty result by default, as the specification requires.
     fn ping(
         &self,
         params: ::std::option::Option<super::PingRequestParams>,
@@ -228,7 +228,7 @@ pub trait ClientHandler: Send + Sync {
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
-        async move { Err(crate::rt::service::method_not_found("ping")) }
+        async move { Ok(::std::default::Default::default()) }
     }
     /// `roots/list`.
     fn list_roots(

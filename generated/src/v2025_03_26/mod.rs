@@ -44,6 +44,17 @@ crate::rt::open_object! {
     }
 }
 
+impl Annotations {
+    /// A `Annotations` with no property set.
+    pub fn new() -> Self {
+        Self {
+            audience: ::std::option::Option::None,
+            priority: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -1136,6 +1147,22 @@ crate::rt::open_object! {
     }
 }
 
+impl AudioContent {
+    /// A `AudioContent` from its required properties (`data`, `mimeType`); the optional ones absent.
+    pub fn new(
+        data: impl ::std::convert::Into<::std::string::String>,
+        mime_type: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            annotations: ::std::option::Option::None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
@@ -1159,6 +1186,21 @@ crate::rt::open_object! {
     }
 }
 
+impl BlobResourceContents {
+    /// A `BlobResourceContents` from its required properties (`blob`, `uri`); the optional ones absent.
+    pub fn new(
+        blob: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            blob: blob.into(),
+            mime_type: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1174,6 +1216,17 @@ crate::rt::open_object! {
     CallToolRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl CallToolRequest {
+    /// A `CallToolRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CallToolRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1195,6 +1248,17 @@ crate::rt::open_object! {
     CallToolRequestParams {
         arguments: "arguments" optional,
         name: "name",
+    }
+}
+
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            arguments: ::std::option::Option::None,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1232,6 +1296,33 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         content: "content",
         is_error: "isError" optional,
+    }
+}
+
+impl CallToolResult {
+    /// A `CallToolResult` from its required properties (`content`); the optional ones absent.
+    pub fn new(content: ::std::vec::Vec<CallToolResultContentItem>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            is_error: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
+impl CallToolResult {
+    /// A result of one text block.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::new(::std::vec![CallToolResultContentItem::text(text)])
+    }
+    /// A tool's own failure, reported to the model: one text block and `isError:
+    /// true`. This, not a JSON-RPC error, is how a tool that ran and failed
+    /// answers; a JSON-RPC error says the call itself could not be made.
+    pub fn error(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        let mut result = Self::text(text);
+        result.is_error = ::std::option::Option::Some(true);
+        result
     }
 }
 
@@ -1352,6 +1443,13 @@ impl ::std::convert::From<EmbeddedResource> for CallToolResultContentItem {
     }
 }
 
+impl CallToolResultContentItem {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -1376,6 +1474,17 @@ crate::rt::open_object! {
     }
 }
 
+impl CancelledNotification {
+    /// A `CancelledNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1397,6 +1506,17 @@ crate::rt::open_object! {
     CancelledNotificationParams {
         reason: "reason" optional,
         request_id: "requestId",
+    }
+}
+
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` from its required properties (`requestId`); the optional ones absent.
+    pub fn new(request_id: RequestId) -> Self {
+        Self {
+            reason: ::std::option::Option::None,
+            request_id,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1433,6 +1553,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilities {
+    /// A `ClientCapabilities` with no property set.
+    pub fn new() -> Self {
+        Self {
+            experimental: ::std::option::Option::None,
+            roots: ::std::option::Option::None,
+            sampling: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
@@ -1453,6 +1585,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilitiesRoots {
+    /// A `ClientCapabilitiesRoots` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1468,6 +1610,17 @@ crate::rt::open_object! {
     CompleteRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl CompleteRequest {
+    /// A `CompleteRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CompleteRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1490,6 +1643,20 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` from its required properties (`argument`, `ref`); the optional ones absent.
+    pub fn new(
+        argument: CompleteRequestParamsArgument,
+        r#ref: CompleteRequestParamsRef,
+    ) -> Self {
+        Self {
+            argument,
+            r#ref,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
@@ -1509,6 +1676,20 @@ crate::rt::open_object! {
     CompleteRequestParamsArgument {
         name: "name",
         value: "value",
+    }
+}
+
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` from its required properties (`name`, `value`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        value: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1609,6 +1790,17 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteResult {
+    /// A `CompleteResult` from its required properties (`completion`); the optional ones absent.
+    pub fn new(completion: CompleteResultCompletion) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            completion,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1634,6 +1826,18 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
+    pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            has_more: ::std::option::Option::None,
+            total: ::std::option::Option::None,
+            values,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1649,6 +1853,17 @@ crate::rt::open_object! {
     CreateMessageRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CreateMessageRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1693,6 +1908,23 @@ crate::rt::open_object! {
         stop_sequences: "stopSequences" optional,
         system_prompt: "systemPrompt" optional,
         temperature: "temperature" optional,
+    }
+}
+
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
+    pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
+        Self {
+            include_context: ::std::option::Option::None,
+            max_tokens,
+            messages,
+            metadata: ::std::option::Option::None,
+            model_preferences: ::std::option::Option::None,
+            stop_sequences: ::std::option::Option::None,
+            system_prompt: ::std::option::Option::None,
+            temperature: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1755,6 +1987,24 @@ crate::rt::open_object! {
         model: "model",
         role: "role",
         stop_reason: "stopReason" optional,
+    }
+}
+
+impl CreateMessageResult {
+    /// A `CreateMessageResult` from its required properties (`model`, `content`, `role`); the optional ones absent.
+    pub fn new(
+        model: impl ::std::convert::Into<::std::string::String>,
+        content: CreateMessageResultContent,
+        role: Role,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            model: model.into(),
+            role,
+            stop_reason: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1854,6 +2104,13 @@ impl ::std::convert::From<AudioContent> for CreateMessageResultContent {
     }
 }
 
+impl CreateMessageResultContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
 
@@ -1879,6 +2136,18 @@ crate::rt::open_object! {
         r#type: "type",
         annotations: "annotations" optional,
         resource: "resource",
+    }
+}
+
+impl EmbeddedResource {
+    /// A `EmbeddedResource` from its required properties (`resource`); the optional ones absent.
+    pub fn new(resource: EmbeddedResourceResource) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            annotations: ::std::option::Option::None,
+            resource,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1972,6 +2241,17 @@ crate::rt::open_object! {
     }
 }
 
+impl GetPromptRequest {
+    /// A `GetPromptRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: GetPromptRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1992,6 +2272,17 @@ crate::rt::open_object! {
     GetPromptRequestParams {
         arguments: "arguments" optional,
         name: "name",
+    }
+}
+
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            arguments: ::std::option::Option::None,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2018,6 +2309,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         description: "description" optional,
         messages: "messages",
+    }
+}
+
+impl GetPromptResult {
+    /// A `GetPromptResult` from its required properties (`messages`); the optional ones absent.
+    pub fn new(messages: ::std::vec::Vec<PromptMessage>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            messages,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2048,6 +2351,22 @@ crate::rt::open_object! {
     }
 }
 
+impl ImageContent {
+    /// A `ImageContent` from its required properties (`data`, `mimeType`); the optional ones absent.
+    pub fn new(
+        data: impl ::std::convert::Into<::std::string::String>,
+        mime_type: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            annotations: ::std::option::Option::None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes the name and version of an MCP implementation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2066,6 +2385,20 @@ crate::rt::open_object! {
     }
 }
 
+impl Implementation {
+    /// A `Implementation` from its required properties (`name`, `version`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        version: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2081,6 +2414,17 @@ crate::rt::open_object! {
     InitializeRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl InitializeRequest {
+    /// A `InitializeRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: InitializeRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2104,6 +2448,22 @@ crate::rt::open_object! {
         capabilities: "capabilities",
         client_info: "clientInfo",
         protocol_version: "protocolVersion",
+    }
+}
+
+impl InitializeRequestParams {
+    /// A `InitializeRequestParams` from its required properties (`protocolVersion`, `capabilities`, `clientInfo`); the optional ones absent.
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<::std::string::String>,
+        capabilities: ClientCapabilities,
+        client_info: Implementation,
+    ) -> Self {
+        Self {
+            capabilities: ::std::boxed::Box::new(capabilities),
+            client_info,
+            protocol_version: protocol_version.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2142,6 +2502,24 @@ crate::rt::open_object! {
     }
 }
 
+impl InitializeResult {
+    /// A `InitializeResult` from its required properties (`protocolVersion`, `capabilities`, `serverInfo`); the optional ones absent.
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<::std::string::String>,
+        capabilities: ServerCapabilities,
+        server_info: Implementation,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            capabilities: ::std::boxed::Box::new(capabilities),
+            instructions: ::std::option::Option::None,
+            protocol_version: protocol_version.into(),
+            server_info,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2158,6 +2536,17 @@ crate::rt::open_object! {
     InitializedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl InitializedNotification {
+    /// A `InitializedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2178,6 +2567,16 @@ pub struct InitializedNotificationParams {
 crate::rt::open_object! {
     InitializedNotificationParams {
         meta: "_meta" optional,
+    }
+}
+
+impl InitializedNotificationParams {
+    /// A `InitializedNotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2356,6 +2755,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcError {
+    /// A `JsonRpcError` from its required properties (`error`, `id`); the optional ones absent.
+    pub fn new(error: JsonRpcErrorError, id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            error,
+            id,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2377,6 +2788,21 @@ crate::rt::open_object! {
         code: "code",
         data: "data" optional,
         message: "message",
+    }
+}
+
+impl JsonRpcErrorError {
+    /// A `JsonRpcErrorError` from its required properties (`message`, `code`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        code: i64,
+    ) -> Self {
+        Self {
+            code,
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2615,6 +3041,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcNotification {
+    /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2632,6 +3070,16 @@ pub struct JsonRpcNotificationParams {
 crate::rt::open_object! {
     JsonRpcNotificationParams {
         meta: "_meta" optional,
+    }
+}
+
+impl JsonRpcNotificationParams {
+    /// A `JsonRpcNotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2659,6 +3107,22 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcRequest {
+    /// A `JsonRpcRequest` from its required properties (`method`, `id`); the optional ones absent.
+    pub fn new(
+        method: impl ::std::convert::Into<::std::string::String>,
+        id: RequestId,
+    ) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2673,6 +3137,16 @@ pub struct JsonRpcRequestParams {
 crate::rt::open_object! {
     JsonRpcRequestParams {
         meta: "_meta" optional,
+    }
+}
+
+impl JsonRpcRequestParams {
+    /// A `JsonRpcRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2691,6 +3165,16 @@ pub struct JsonRpcRequestParamsMeta {
 crate::rt::open_object! {
     JsonRpcRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl JsonRpcRequestParamsMeta {
+    /// A `JsonRpcRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2715,6 +3199,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcResponse {
+    /// A `JsonRpcResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ResultObject) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2734,6 +3230,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2750,6 +3257,16 @@ pub struct ListPromptsRequestParams {
 crate::rt::open_object! {
     ListPromptsRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl ListPromptsRequestParams {
+    /// A `ListPromptsRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2780,6 +3297,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListPromptsResult {
+    /// A `ListPromptsResult` from its required properties (`prompts`); the optional ones absent.
+    pub fn new(prompts: ::std::vec::Vec<Prompt>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            prompts,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2799,6 +3328,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2815,6 +3355,16 @@ pub struct ListResourceTemplatesRequestParams {
 crate::rt::open_object! {
     ListResourceTemplatesRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl ListResourceTemplatesRequestParams {
+    /// A `ListResourceTemplatesRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2846,6 +3396,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` from its required properties (`resourceTemplates`); the optional ones absent.
+    pub fn new(resource_templates: ::std::vec::Vec<ResourceTemplate>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resource_templates,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2865,6 +3427,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2881,6 +3454,16 @@ pub struct ListResourcesRequestParams {
 crate::rt::open_object! {
     ListResourcesRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl ListResourcesRequestParams {
+    /// A `ListResourcesRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2911,6 +3494,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourcesResult {
+    /// A `ListResourcesResult` from its required properties (`resources`); the optional ones absent.
+    pub fn new(resources: ::std::vec::Vec<Resource>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resources,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -2936,6 +3531,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListRootsRequest {
+    /// A `ListRootsRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2950,6 +3556,16 @@ pub struct ListRootsRequestParams {
 crate::rt::open_object! {
     ListRootsRequestParams {
         meta: "_meta" optional,
+    }
+}
+
+impl ListRootsRequestParams {
+    /// A `ListRootsRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2968,6 +3584,16 @@ pub struct ListRootsRequestParamsMeta {
 crate::rt::open_object! {
     ListRootsRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl ListRootsRequestParamsMeta {
+    /// A `ListRootsRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2995,6 +3621,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListRootsResult {
+    /// A `ListRootsResult` from its required properties (`roots`); the optional ones absent.
+    pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            roots,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3014,6 +3651,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListToolsRequest {
+    /// A `ListToolsRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3030,6 +3678,16 @@ pub struct ListToolsRequestParams {
 crate::rt::open_object! {
     ListToolsRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl ListToolsRequestParams {
+    /// A `ListToolsRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3057,6 +3715,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         next_cursor: "nextCursor" optional,
         tools: "tools",
+    }
+}
+
+impl ListToolsResult {
+    /// A `ListToolsResult` from its required properties (`tools`); the optional ones absent.
+    pub fn new(tools: ::std::vec::Vec<Tool>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            tools,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3130,6 +3800,17 @@ crate::rt::open_object! {
     }
 }
 
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: LoggingMessageNotificationParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3151,6 +3832,18 @@ crate::rt::open_object! {
         data: "data",
         level: "level",
         logger: "logger" optional,
+    }
+}
+
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` from its required properties (`data`, `level`); the optional ones absent.
+    pub fn new(data: serde_json::Value, level: LoggingLevel) -> Self {
+        Self {
+            data,
+            level,
+            logger: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3180,6 +3873,16 @@ pub struct ModelHint {
 crate::rt::open_object! {
     ModelHint {
         name: "name" optional,
+    }
+}
+
+impl ModelHint {
+    /// A `ModelHint` with no property set.
+    pub fn new() -> Self {
+        Self {
+            name: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3235,6 +3938,19 @@ crate::rt::open_object! {
     }
 }
 
+impl ModelPreferences {
+    /// A `ModelPreferences` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cost_priority: ::std::option::Option::None,
+            hints: ::std::option::Option::None,
+            intelligence_priority: ::std::option::Option::None,
+            speed_priority: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
@@ -3250,6 +3966,17 @@ crate::rt::open_object! {
     Notification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl Notification {
+    /// A `Notification` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3273,6 +4000,16 @@ crate::rt::open_object! {
     }
 }
 
+impl NotificationParams {
+    /// A `NotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
@@ -3288,6 +4025,17 @@ crate::rt::open_object! {
     PaginatedRequest {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl PaginatedRequest {
+    /// A `PaginatedRequest` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3307,6 +4055,16 @@ pub struct PaginatedRequestParams {
 crate::rt::open_object! {
     PaginatedRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl PaginatedRequestParams {
+    /// A `PaginatedRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3334,6 +4092,17 @@ crate::rt::open_object! {
     }
 }
 
+impl PaginatedResult {
+    /// A `PaginatedResult` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3353,6 +4122,17 @@ crate::rt::open_object! {
     }
 }
 
+impl PingRequest {
+    /// A `PingRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3367,6 +4147,16 @@ pub struct PingRequestParams {
 crate::rt::open_object! {
     PingRequestParams {
         meta: "_meta" optional,
+    }
+}
+
+impl PingRequestParams {
+    /// A `PingRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3388,6 +4178,16 @@ crate::rt::open_object! {
     }
 }
 
+impl PingRequestParamsMeta {
+    /// A `PingRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3403,6 +4203,17 @@ crate::rt::open_object! {
     ProgressNotification {
         method: "method",
         params: "params",
+    }
+}
+
+impl ProgressNotification {
+    /// A `ProgressNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ProgressNotificationParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3432,6 +4243,19 @@ crate::rt::open_object! {
         progress: "progress",
         progress_token: "progressToken",
         total: "total" optional,
+    }
+}
+
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` from its required properties (`progress`, `progressToken`); the optional ones absent.
+    pub fn new(progress: serde_json::Number, progress_token: ProgressToken) -> Self {
+        Self {
+            message: ::std::option::Option::None,
+            progress,
+            progress_token,
+            total: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3530,6 +4354,18 @@ crate::rt::open_object! {
     }
 }
 
+impl Prompt {
+    /// A `Prompt` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            arguments: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3555,6 +4391,18 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptArgument {
+    /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            description: ::std::option::Option::None,
+            name: name.into(),
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3571,6 +4419,17 @@ crate::rt::open_object! {
     PromptListChangedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl PromptListChangedNotification {
+    /// A `PromptListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3594,6 +4453,16 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptListChangedNotificationParams {
+    /// A `PromptListChangedNotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
@@ -3612,6 +4481,17 @@ crate::rt::open_object! {
     PromptMessage {
         content: "content",
         role: "role",
+    }
+}
+
+impl PromptMessage {
+    /// A `PromptMessage` from its required properties (`content`, `role`); the optional ones absent.
+    pub fn new(content: PromptMessageContent, role: Role) -> Self {
+        Self {
+            content,
+            role,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3732,6 +4612,13 @@ impl ::std::convert::From<EmbeddedResource> for PromptMessageContent {
     }
 }
 
+impl PromptMessageContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// Identifies a prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3748,6 +4635,17 @@ crate::rt::open_object! {
     PromptReference {
         r#type: "type",
         name: "name",
+    }
+}
+
+impl PromptReference {
+    /// A `PromptReference` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3769,6 +4667,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ReadResourceRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3783,6 +4692,16 @@ pub struct ReadResourceRequestParams {
 crate::rt::open_object! {
     ReadResourceRequestParams {
         uri: "uri",
+    }
+}
+
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3805,6 +4724,17 @@ crate::rt::open_object! {
     ReadResourceResult {
         meta: "_meta" optional,
         contents: "contents",
+    }
+}
+
+impl ReadResourceResult {
+    /// A `ReadResourceResult` from its required properties (`contents`); the optional ones absent.
+    pub fn new(contents: ::std::vec::Vec<ReadResourceResultContentsItem>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            contents,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3896,6 +4826,17 @@ crate::rt::open_object! {
     }
 }
 
+impl Request {
+    /// A `Request` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -3983,6 +4924,16 @@ crate::rt::open_object! {
     }
 }
 
+impl RequestParams {
+    /// A `RequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3998,6 +4949,16 @@ pub struct RequestParamsMeta {
 crate::rt::open_object! {
     RequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl RequestParamsMeta {
+    /// A `RequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4043,6 +5004,24 @@ crate::rt::open_object! {
     }
 }
 
+impl Resource {
+    /// A `Resource` from its required properties (`name`, `uri`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            size: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4064,6 +5043,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceContents {
+    /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            mime_type: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4080,6 +5070,17 @@ crate::rt::open_object! {
     ResourceListChangedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl ResourceListChangedNotification {
+    /// A `ResourceListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4103,6 +5104,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceListChangedNotificationParams {
+    /// A `ResourceListChangedNotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A reference to a resource or resource template definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4119,6 +5130,17 @@ crate::rt::open_object! {
     ResourceReference {
         r#type: "type",
         uri: "uri",
+    }
+}
+
+impl ResourceReference {
+    /// A `ResourceReference` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4159,6 +5181,23 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceTemplate {
+    /// A `ResourceTemplate` from its required properties (`name`, `uriTemplate`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri_template: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            uri_template: uri_template.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4174,6 +5213,17 @@ crate::rt::open_object! {
     ResourceUpdatedNotification {
         method: "method",
         params: "params",
+    }
+}
+
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4194,6 +5244,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[doc(alias = "Result")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4211,6 +5271,16 @@ pub struct ResultObject {
 crate::rt::open_object! {
     ResultObject {
         meta: "_meta" optional,
+    }
+}
+
+impl ResultObject {
+    /// A `ResultObject` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4264,6 +5334,17 @@ crate::rt::open_object! {
     }
 }
 
+impl Root {
+    /// A `Root` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            name: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -4282,6 +5363,17 @@ crate::rt::open_object! {
     RootsListChangedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl RootsListChangedNotification {
+    /// A `RootsListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4305,6 +5397,16 @@ crate::rt::open_object! {
     }
 }
 
+impl RootsListChangedNotificationParams {
+    /// A `RootsListChangedNotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4320,6 +5422,17 @@ crate::rt::open_object! {
     SamplingMessage {
         content: "content",
         role: "role",
+    }
+}
+
+impl SamplingMessage {
+    /// A `SamplingMessage` from its required properties (`content`, `role`); the optional ones absent.
+    pub fn new(content: SamplingMessageContent, role: Role) -> Self {
+        Self {
+            content,
+            role,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4419,6 +5532,13 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
     }
 }
 
+impl SamplingMessageContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4466,6 +5586,21 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilities {
+    /// A `ServerCapabilities` with no property set.
+    pub fn new() -> Self {
+        Self {
+            completions: ::std::option::Option::None,
+            experimental: ::std::option::Option::None,
+            logging: ::std::option::Option::None,
+            prompts: ::std::option::Option::None,
+            resources: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
@@ -4483,6 +5618,16 @@ pub struct ServerCapabilitiesPrompts {
 crate::rt::open_object! {
     ServerCapabilitiesPrompts {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ServerCapabilitiesPrompts {
+    /// A `ServerCapabilitiesPrompts` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4510,6 +5655,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilitiesResources {
+    /// A `ServerCapabilitiesResources` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            subscribe: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
@@ -4527,6 +5683,16 @@ pub struct ServerCapabilitiesTools {
 crate::rt::open_object! {
     ServerCapabilitiesTools {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ServerCapabilitiesTools {
+    /// A `ServerCapabilitiesTools` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4548,6 +5714,17 @@ crate::rt::open_object! {
     }
 }
 
+impl SetLevelRequest {
+    /// A `SetLevelRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: SetLevelRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4562,6 +5739,16 @@ pub struct SetLevelRequestParams {
 crate::rt::open_object! {
     SetLevelRequestParams {
         level: "level",
+    }
+}
+
+impl SetLevelRequestParams {
+    /// A `SetLevelRequestParams` from its required properties (`level`); the optional ones absent.
+    pub fn new(level: LoggingLevel) -> Self {
+        Self {
+            level,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4583,6 +5770,17 @@ crate::rt::open_object! {
     }
 }
 
+impl SubscribeRequest {
+    /// A `SubscribeRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: SubscribeRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4597,6 +5795,16 @@ pub struct SubscribeRequestParams {
 crate::rt::open_object! {
     SubscribeRequestParams {
         uri: "uri",
+    }
+}
+
+impl SubscribeRequestParams {
+    /// A `SubscribeRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4623,6 +5831,18 @@ crate::rt::open_object! {
     }
 }
 
+impl TextContent {
+    /// A `TextContent` from its required properties (`text`); the optional ones absent.
+    pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            annotations: ::std::option::Option::None,
+            text: text.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
@@ -4643,6 +5863,21 @@ crate::rt::open_object! {
         mime_type: "mimeType" optional,
         text: "text",
         uri: "uri",
+    }
+}
+
+impl TextResourceContents {
+    /// A `TextResourceContents` from its required properties (`text`, `uri`); the optional ones absent.
+    pub fn new(
+        text: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            mime_type: ::std::option::Option::None,
+            text: text.into(),
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4674,6 +5909,22 @@ crate::rt::open_object! {
         description: "description" optional,
         input_schema: "inputSchema",
         name: "name",
+    }
+}
+
+impl Tool {
+    /// A `Tool` from its required properties (`name`, `inputSchema`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        input_schema: ToolInputSchema,
+    ) -> Self {
+        Self {
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            input_schema,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4735,6 +5986,20 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolAnnotations {
+    /// A `ToolAnnotations` with no property set.
+    pub fn new() -> Self {
+        Self {
+            destructive_hint: ::std::option::Option::None,
+            idempotent_hint: ::std::option::Option::None,
+            open_world_hint: ::std::option::Option::None,
+            read_only_hint: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
@@ -4764,6 +6029,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolInputSchema {
+    /// A `ToolInputSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4780,6 +6057,17 @@ crate::rt::open_object! {
     ToolListChangedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl ToolListChangedNotification {
+    /// A `ToolListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4803,6 +6091,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolListChangedNotificationParams {
+    /// A `ToolListChangedNotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4821,6 +6119,17 @@ crate::rt::open_object! {
     }
 }
 
+impl UnsubscribeRequest {
+    /// A `UnsubscribeRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: UnsubscribeRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4835,5 +6144,15 @@ pub struct UnsubscribeRequestParams {
 crate::rt::open_object! {
     UnsubscribeRequestParams {
         uri: "uri",
+    }
+}
+
+impl UnsubscribeRequestParams {
+    /// A `UnsubscribeRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }

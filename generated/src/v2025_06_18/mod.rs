@@ -53,6 +53,18 @@ crate::rt::open_object! {
     }
 }
 
+impl Annotations {
+    /// A `Annotations` with no property set.
+    pub fn new() -> Self {
+        Self {
+            audience: ::std::option::Option::None,
+            last_modified: ::std::option::Option::None,
+            priority: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -1198,6 +1210,23 @@ crate::rt::open_object! {
     }
 }
 
+impl AudioContent {
+    /// A `AudioContent` from its required properties (`data`, `mimeType`); the optional ones absent.
+    pub fn new(
+        data: impl ::std::convert::Into<::std::string::String>,
+        mime_type: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1221,6 +1250,17 @@ crate::rt::open_object! {
     BaseMetadata {
         name: "name",
         title: "title" optional,
+    }
+}
+
+impl BaseMetadata {
+    /// A `BaseMetadata` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1253,6 +1293,22 @@ crate::rt::open_object! {
     }
 }
 
+impl BlobResourceContents {
+    /// A `BlobResourceContents` from its required properties (`blob`, `uri`); the optional ones absent.
+    pub fn new(
+        blob: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            blob: blob.into(),
+            mime_type: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
@@ -1277,6 +1333,19 @@ crate::rt::open_object! {
     }
 }
 
+impl BooleanSchema {
+    /// A `BooleanSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1292,6 +1361,17 @@ crate::rt::open_object! {
     CallToolRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl CallToolRequest {
+    /// A `CallToolRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CallToolRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1313,6 +1393,17 @@ crate::rt::open_object! {
     CallToolRequestParams {
         arguments: "arguments" optional,
         name: "name",
+    }
+}
+
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            arguments: ::std::option::Option::None,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1360,6 +1451,46 @@ crate::rt::open_object! {
     }
 }
 
+impl CallToolResult {
+    /// A `CallToolResult` from its required properties (`content`); the optional ones absent.
+    pub fn new(content: ::std::vec::Vec<ContentBlock>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            is_error: ::std::option::Option::None,
+            structured_content: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
+impl CallToolResult {
+    /// A result of one text block.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::new(::std::vec![ContentBlock::text(text)])
+    }
+    /// A tool's own failure, reported to the model: one text block and `isError:
+    /// true`. This, not a JSON-RPC error, is how a tool that ran and failed
+    /// answers; a JSON-RPC error says the call itself could not be made.
+    pub fn error(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        let mut result = Self::text(text);
+        result.is_error = ::std::option::Option::Some(true);
+        result
+    }
+    /// Structured output: `value` as `structuredContent`, and its JSON text as a
+    /// text block, for clients that read only `content` (as the specification
+    /// recommends).
+    pub fn structured(
+        value: serde_json::Map<::std::string::String, serde_json::Value>,
+    ) -> Self {
+        let mut result = Self::text(
+            serde_json::Value::Object(value.clone()).to_string(),
+        );
+        result.structured_content = ::std::option::Option::Some(value);
+        result
+    }
+}
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -1384,6 +1515,17 @@ crate::rt::open_object! {
     }
 }
 
+impl CancelledNotification {
+    /// A `CancelledNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1405,6 +1547,17 @@ crate::rt::open_object! {
     CancelledNotificationParams {
         reason: "reason" optional,
         request_id: "requestId",
+    }
+}
+
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` from its required properties (`requestId`); the optional ones absent.
+    pub fn new(request_id: RequestId) -> Self {
+        Self {
+            reason: ::std::option::Option::None,
+            request_id,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1447,6 +1600,19 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilities {
+    /// A `ClientCapabilities` with no property set.
+    pub fn new() -> Self {
+        Self {
+            elicitation: ::std::option::Option::None,
+            experimental: ::std::option::Option::None,
+            roots: ::std::option::Option::None,
+            sampling: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
@@ -1467,6 +1633,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilitiesRoots {
+    /// A `ClientCapabilitiesRoots` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1482,6 +1658,17 @@ crate::rt::open_object! {
     CompleteRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl CompleteRequest {
+    /// A `CompleteRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CompleteRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1508,6 +1695,21 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` from its required properties (`argument`, `ref`); the optional ones absent.
+    pub fn new(
+        argument: CompleteRequestParamsArgument,
+        r#ref: CompleteRequestParamsRef,
+    ) -> Self {
+        Self {
+            argument,
+            context: ::std::option::Option::None,
+            r#ref,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
@@ -1530,6 +1732,20 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` from its required properties (`name`, `value`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        value: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/context`.
@@ -1549,6 +1765,16 @@ pub struct CompleteRequestParamsContext {
 crate::rt::open_object! {
     CompleteRequestParamsContext {
         arguments: "arguments" optional,
+    }
+}
+
+impl CompleteRequestParamsContext {
+    /// A `CompleteRequestParamsContext` with no property set.
+    pub fn new() -> Self {
+        Self {
+            arguments: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1649,6 +1875,17 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteResult {
+    /// A `CompleteResult` from its required properties (`completion`); the optional ones absent.
+    pub fn new(completion: CompleteResultCompletion) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            completion,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1671,6 +1908,18 @@ crate::rt::open_object! {
         has_more: "hasMore" optional,
         total: "total" optional,
         values: "values",
+    }
+}
+
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
+    pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            has_more: ::std::option::Option::None,
+            total: ::std::option::Option::None,
+            values,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1820,6 +2069,13 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
     }
 }
 
+impl ContentBlock {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1835,6 +2091,17 @@ crate::rt::open_object! {
     CreateMessageRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CreateMessageRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1881,6 +2148,23 @@ crate::rt::open_object! {
         stop_sequences: "stopSequences" optional,
         system_prompt: "systemPrompt" optional,
         temperature: "temperature" optional,
+    }
+}
+
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
+    pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
+        Self {
+            include_context: ::std::option::Option::None,
+            max_tokens,
+            messages,
+            metadata: ::std::option::Option::None,
+            model_preferences: ::std::option::Option::None,
+            stop_sequences: ::std::option::Option::None,
+            system_prompt: ::std::option::Option::None,
+            temperature: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1943,6 +2227,24 @@ crate::rt::open_object! {
         model: "model",
         role: "role",
         stop_reason: "stopReason" optional,
+    }
+}
+
+impl CreateMessageResult {
+    /// A `CreateMessageResult` from its required properties (`model`, `content`, `role`); the optional ones absent.
+    pub fn new(
+        model: impl ::std::convert::Into<::std::string::String>,
+        content: CreateMessageResultContent,
+        role: Role,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            model: model.into(),
+            role,
+            stop_reason: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2042,6 +2344,13 @@ impl ::std::convert::From<AudioContent> for CreateMessageResultContent {
     }
 }
 
+impl CreateMessageResultContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
 
@@ -2060,6 +2369,17 @@ crate::rt::open_object! {
     ElicitRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl ElicitRequest {
+    /// A `ElicitRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ElicitRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2082,6 +2402,20 @@ crate::rt::open_object! {
     ElicitRequestParams {
         message: "message",
         requested_schema: "requestedSchema",
+    }
+}
+
+impl ElicitRequestParams {
+    /// A `ElicitRequestParams` from its required properties (`message`, `requestedSchema`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        requested_schema: ElicitRequestParamsRequestedSchema,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            requested_schema,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2109,6 +2443,23 @@ crate::rt::open_object! {
         r#type: "type",
         properties: "properties",
         required: "required" optional,
+    }
+}
+
+impl ElicitRequestParamsRequestedSchema {
+    /// A `ElicitRequestParamsRequestedSchema` from its required properties (`properties`); the optional ones absent.
+    pub fn new(
+        properties: ::std::collections::BTreeMap<
+            ::std::string::String,
+            PrimitiveSchemaDefinition,
+        >,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            properties,
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2142,6 +2493,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         action: "action",
         content: "content" optional,
+    }
+}
+
+impl ElicitResult {
+    /// A `ElicitResult` from its required properties (`action`); the optional ones absent.
+    pub fn new(action: ElicitResultAction) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            action,
+            content: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2301,6 +2664,19 @@ crate::rt::open_object! {
     }
 }
 
+impl EmbeddedResource {
+    /// A `EmbeddedResource` from its required properties (`resource`); the optional ones absent.
+    pub fn new(resource: EmbeddedResourceResource) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            resource,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/resource`.
 ///
 /// # Decoding
@@ -2399,6 +2775,20 @@ crate::rt::open_object! {
     }
 }
 
+impl EnumSchema {
+    /// A `EnumSchema` from its required properties (`enum`); the optional ones absent.
+    pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            description: ::std::option::Option::None,
+            r#enum,
+            enum_names: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2414,6 +2804,17 @@ crate::rt::open_object! {
     GetPromptRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl GetPromptRequest {
+    /// A `GetPromptRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: GetPromptRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2440,6 +2841,17 @@ crate::rt::open_object! {
     }
 }
 
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            arguments: ::std::option::Option::None,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The server's response to a prompts/get request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2463,6 +2875,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         description: "description" optional,
         messages: "messages",
+    }
+}
+
+impl GetPromptResult {
+    /// A `GetPromptResult` from its required properties (`messages`); the optional ones absent.
+    pub fn new(messages: ::std::vec::Vec<PromptMessage>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            messages,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2499,6 +2923,23 @@ crate::rt::open_object! {
     }
 }
 
+impl ImageContent {
+    /// A `ImageContent` from its required properties (`data`, `mimeType`); the optional ones absent.
+    pub fn new(
+        data: impl ::std::convert::Into<::std::string::String>,
+        mime_type: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2527,6 +2968,21 @@ crate::rt::open_object! {
     }
 }
 
+impl Implementation {
+    /// A `Implementation` from its required properties (`name`, `version`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        version: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            version: version.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2542,6 +2998,17 @@ crate::rt::open_object! {
     InitializeRequest {
         method: "method",
         params: "params",
+    }
+}
+
+impl InitializeRequest {
+    /// A `InitializeRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: InitializeRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2565,6 +3032,22 @@ crate::rt::open_object! {
         capabilities: "capabilities",
         client_info: "clientInfo",
         protocol_version: "protocolVersion",
+    }
+}
+
+impl InitializeRequestParams {
+    /// A `InitializeRequestParams` from its required properties (`protocolVersion`, `capabilities`, `clientInfo`); the optional ones absent.
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<::std::string::String>,
+        capabilities: ClientCapabilities,
+        client_info: Implementation,
+    ) -> Self {
+        Self {
+            capabilities: ::std::boxed::Box::new(capabilities),
+            client_info,
+            protocol_version: protocol_version.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2603,6 +3086,24 @@ crate::rt::open_object! {
     }
 }
 
+impl InitializeResult {
+    /// A `InitializeResult` from its required properties (`protocolVersion`, `capabilities`, `serverInfo`); the optional ones absent.
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<::std::string::String>,
+        capabilities: ServerCapabilities,
+        server_info: Implementation,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            capabilities: ::std::boxed::Box::new(capabilities),
+            instructions: ::std::option::Option::None,
+            protocol_version: protocol_version.into(),
+            server_info,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2619,6 +3120,17 @@ crate::rt::open_object! {
     InitializedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl InitializedNotification {
+    /// A `InitializedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2643,6 +3155,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcError {
+    /// A `JsonRpcError` from its required properties (`error`, `id`); the optional ones absent.
+    pub fn new(error: JsonRpcErrorError, id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            error,
+            id,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2664,6 +3188,21 @@ crate::rt::open_object! {
         code: "code",
         data: "data" optional,
         message: "message",
+    }
+}
+
+impl JsonRpcErrorError {
+    /// A `JsonRpcErrorError` from its required properties (`message`, `code`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        code: i64,
+    ) -> Self {
+        Self {
+            code,
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2808,6 +3347,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcNotification {
+    /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -2832,6 +3383,22 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcRequest {
+    /// A `JsonRpcRequest` from its required properties (`method`, `id`); the optional ones absent.
+    pub fn new(
+        method: impl ::std::convert::Into<::std::string::String>,
+        id: RequestId,
+    ) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2847,6 +3414,16 @@ pub struct JsonRpcRequestParams {
 crate::rt::open_object! {
     JsonRpcRequestParams {
         meta: "_meta" optional,
+    }
+}
+
+impl JsonRpcRequestParams {
+    /// A `JsonRpcRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2867,6 +3444,16 @@ pub struct JsonRpcRequestParamsMeta {
 crate::rt::open_object! {
     JsonRpcRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl JsonRpcRequestParamsMeta {
+    /// A `JsonRpcRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2891,6 +3478,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcResponse {
+    /// A `JsonRpcResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ResultObject) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2910,6 +3509,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2926,6 +3536,16 @@ pub struct ListPromptsRequestParams {
 crate::rt::open_object! {
     ListPromptsRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl ListPromptsRequestParams {
+    /// A `ListPromptsRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2956,6 +3576,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListPromptsResult {
+    /// A `ListPromptsResult` from its required properties (`prompts`); the optional ones absent.
+    pub fn new(prompts: ::std::vec::Vec<Prompt>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            prompts,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2975,6 +3607,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2991,6 +3634,16 @@ pub struct ListResourceTemplatesRequestParams {
 crate::rt::open_object! {
     ListResourceTemplatesRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl ListResourceTemplatesRequestParams {
+    /// A `ListResourceTemplatesRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3022,6 +3675,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` from its required properties (`resourceTemplates`); the optional ones absent.
+    pub fn new(resource_templates: ::std::vec::Vec<ResourceTemplate>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resource_templates,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3041,6 +3706,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3057,6 +3733,16 @@ pub struct ListResourcesRequestParams {
 crate::rt::open_object! {
     ListResourcesRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl ListResourcesRequestParams {
+    /// A `ListResourcesRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3087,6 +3773,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourcesResult {
+    /// A `ListResourcesResult` from its required properties (`resources`); the optional ones absent.
+    pub fn new(resources: ::std::vec::Vec<Resource>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resources,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -3112,6 +3810,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListRootsRequest {
+    /// A `ListRootsRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3127,6 +3836,16 @@ pub struct ListRootsRequestParams {
 crate::rt::open_object! {
     ListRootsRequestParams {
         meta: "_meta" optional,
+    }
+}
+
+impl ListRootsRequestParams {
+    /// A `ListRootsRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3147,6 +3866,16 @@ pub struct ListRootsRequestParamsMeta {
 crate::rt::open_object! {
     ListRootsRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl ListRootsRequestParamsMeta {
+    /// A `ListRootsRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3174,6 +3903,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListRootsResult {
+    /// A `ListRootsResult` from its required properties (`roots`); the optional ones absent.
+    pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            roots,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3193,6 +3933,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListToolsRequest {
+    /// A `ListToolsRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3209,6 +3960,16 @@ pub struct ListToolsRequestParams {
 crate::rt::open_object! {
     ListToolsRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl ListToolsRequestParams {
+    /// A `ListToolsRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3236,6 +3997,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         next_cursor: "nextCursor" optional,
         tools: "tools",
+    }
+}
+
+impl ListToolsResult {
+    /// A `ListToolsResult` from its required properties (`tools`); the optional ones absent.
+    pub fn new(tools: ::std::vec::Vec<Tool>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            tools,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3309,6 +4082,17 @@ crate::rt::open_object! {
     }
 }
 
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: LoggingMessageNotificationParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3330,6 +4114,18 @@ crate::rt::open_object! {
         data: "data",
         level: "level",
         logger: "logger" optional,
+    }
+}
+
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` from its required properties (`data`, `level`); the optional ones absent.
+    pub fn new(data: serde_json::Value, level: LoggingLevel) -> Self {
+        Self {
+            data,
+            level,
+            logger: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3359,6 +4155,16 @@ pub struct ModelHint {
 crate::rt::open_object! {
     ModelHint {
         name: "name" optional,
+    }
+}
+
+impl ModelHint {
+    /// A `ModelHint` with no property set.
+    pub fn new() -> Self {
+        Self {
+            name: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3414,6 +4220,19 @@ crate::rt::open_object! {
     }
 }
 
+impl ModelPreferences {
+    /// A `ModelPreferences` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cost_priority: ::std::option::Option::None,
+            hints: ::std::option::Option::None,
+            intelligence_priority: ::std::option::Option::None,
+            speed_priority: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
@@ -3429,6 +4248,17 @@ crate::rt::open_object! {
     Notification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl Notification {
+    /// A `Notification` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3456,6 +4286,20 @@ crate::rt::open_object! {
         minimum: "minimum" optional,
         title: "title" optional,
         r#type: "type",
+    }
+}
+
+impl NumberSchema {
+    /// A `NumberSchema` from its required properties (`type`); the optional ones absent.
+    pub fn new(r#type: NumberSchemaType) -> Self {
+        Self {
+            description: ::std::option::Option::None,
+            maximum: ::std::option::Option::None,
+            minimum: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            r#type,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3502,6 +4346,17 @@ crate::rt::open_object! {
     }
 }
 
+impl PaginatedRequest {
+    /// A `PaginatedRequest` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3518,6 +4373,16 @@ pub struct PaginatedRequestParams {
 crate::rt::open_object! {
     PaginatedRequestParams {
         cursor: "cursor" optional,
+    }
+}
+
+impl PaginatedRequestParams {
+    /// A `PaginatedRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3545,6 +4410,17 @@ crate::rt::open_object! {
     }
 }
 
+impl PaginatedResult {
+    /// A `PaginatedResult` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3561,6 +4437,17 @@ crate::rt::open_object! {
     PingRequest {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl PingRequest {
+    /// A `PingRequest` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3582,6 +4469,16 @@ crate::rt::open_object! {
     }
 }
 
+impl PingRequestParams {
+    /// A `PingRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
@@ -3599,6 +4496,16 @@ pub struct PingRequestParamsMeta {
 crate::rt::open_object! {
     PingRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl PingRequestParamsMeta {
+    /// A `PingRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3745,6 +4652,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ProgressNotification {
+    /// A `ProgressNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ProgressNotificationParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3771,6 +4689,19 @@ crate::rt::open_object! {
         progress: "progress",
         progress_token: "progressToken",
         total: "total" optional,
+    }
+}
+
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` from its required properties (`progress`, `progressToken`); the optional ones absent.
+    pub fn new(progress: serde_json::Number, progress_token: ProgressToken) -> Self {
+        Self {
+            message: ::std::option::Option::None,
+            progress,
+            progress_token,
+            total: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3884,6 +4815,20 @@ crate::rt::open_object! {
     }
 }
 
+impl Prompt {
+    /// A `Prompt` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            arguments: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3918,6 +4863,19 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptArgument {
+    /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            description: ::std::option::Option::None,
+            name: name.into(),
+            required: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3934,6 +4892,17 @@ crate::rt::open_object! {
     PromptListChangedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl PromptListChangedNotification {
+    /// A `PromptListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3955,6 +4924,17 @@ crate::rt::open_object! {
     PromptMessage {
         content: "content",
         role: "role",
+    }
+}
+
+impl PromptMessage {
+    /// A `PromptMessage` from its required properties (`content`, `role`); the optional ones absent.
+    pub fn new(content: ContentBlock, role: Role) -> Self {
+        Self {
+            content,
+            role,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3986,6 +4966,18 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptReference {
+    /// A `PromptReference` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4004,6 +4996,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ReadResourceRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4018,6 +5021,16 @@ pub struct ReadResourceRequestParams {
 crate::rt::open_object! {
     ReadResourceRequestParams {
         uri: "uri",
+    }
+}
+
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4040,6 +5053,17 @@ crate::rt::open_object! {
     ReadResourceResult {
         meta: "_meta" optional,
         contents: "contents",
+    }
+}
+
+impl ReadResourceResult {
+    /// A `ReadResourceResult` from its required properties (`contents`); the optional ones absent.
+    pub fn new(contents: ::std::vec::Vec<ReadResourceResultContentsItem>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            contents,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4131,6 +5155,17 @@ crate::rt::open_object! {
     }
 }
 
+impl Request {
+    /// A `Request` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -4219,6 +5254,16 @@ crate::rt::open_object! {
     }
 }
 
+impl RequestParams {
+    /// A `RequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
@@ -4236,6 +5281,16 @@ pub struct RequestParamsMeta {
 crate::rt::open_object! {
     RequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl RequestParamsMeta {
+    /// A `RequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4294,6 +5349,26 @@ crate::rt::open_object! {
     }
 }
 
+impl Resource {
+    /// A `Resource` from its required properties (`name`, `uri`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            size: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4318,6 +5393,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         mime_type: "mimeType" optional,
         uri: "uri",
+    }
+}
+
+impl ResourceContents {
+    /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4380,6 +5467,27 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceLink {
+    /// A `ResourceLink` from its required properties (`name`, `uri`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            size: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4396,6 +5504,17 @@ crate::rt::open_object! {
     ResourceListChangedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl ResourceListChangedNotification {
+    /// A `ResourceListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4449,6 +5568,25 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceTemplate {
+    /// A `ResourceTemplate` from its required properties (`name`, `uriTemplate`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri_template: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            title: ::std::option::Option::None,
+            uri_template: uri_template.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A reference to a resource or resource template definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4465,6 +5603,17 @@ crate::rt::open_object! {
     ResourceTemplateReference {
         r#type: "type",
         uri: "uri",
+    }
+}
+
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4486,6 +5635,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4500,6 +5660,16 @@ pub struct ResourceUpdatedNotificationParams {
 crate::rt::open_object! {
     ResourceUpdatedNotificationParams {
         uri: "uri",
+    }
+}
+
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4520,6 +5690,16 @@ pub struct ResultObject {
 crate::rt::open_object! {
     ResultObject {
         meta: "_meta" optional,
+    }
+}
+
+impl ResultObject {
+    /// A `ResultObject` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4579,6 +5759,18 @@ crate::rt::open_object! {
     }
 }
 
+impl Root {
+    /// A `Root` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            name: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -4600,6 +5792,17 @@ crate::rt::open_object! {
     }
 }
 
+impl RootsListChangedNotification {
+    /// A `RootsListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4615,6 +5818,17 @@ crate::rt::open_object! {
     SamplingMessage {
         content: "content",
         role: "role",
+    }
+}
+
+impl SamplingMessage {
+    /// A `SamplingMessage` from its required properties (`content`, `role`); the optional ones absent.
+    pub fn new(content: SamplingMessageContent, role: Role) -> Self {
+        Self {
+            content,
+            role,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4714,6 +5928,13 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
     }
 }
 
+impl SamplingMessageContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4761,6 +5982,21 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilities {
+    /// A `ServerCapabilities` with no property set.
+    pub fn new() -> Self {
+        Self {
+            completions: ::std::option::Option::None,
+            experimental: ::std::option::Option::None,
+            logging: ::std::option::Option::None,
+            prompts: ::std::option::Option::None,
+            resources: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
@@ -4778,6 +6014,16 @@ pub struct ServerCapabilitiesPrompts {
 crate::rt::open_object! {
     ServerCapabilitiesPrompts {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ServerCapabilitiesPrompts {
+    /// A `ServerCapabilitiesPrompts` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4805,6 +6051,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilitiesResources {
+    /// A `ServerCapabilitiesResources` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            subscribe: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
@@ -4822,6 +6079,16 @@ pub struct ServerCapabilitiesTools {
 crate::rt::open_object! {
     ServerCapabilitiesTools {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ServerCapabilitiesTools {
+    /// A `ServerCapabilitiesTools` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4843,6 +6110,17 @@ crate::rt::open_object! {
     }
 }
 
+impl SetLevelRequest {
+    /// A `SetLevelRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: SetLevelRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4857,6 +6135,16 @@ pub struct SetLevelRequestParams {
 crate::rt::open_object! {
     SetLevelRequestParams {
         level: "level",
+    }
+}
+
+impl SetLevelRequestParams {
+    /// A `SetLevelRequestParams` from its required properties (`level`); the optional ones absent.
+    pub fn new(level: LoggingLevel) -> Self {
+        Self {
+            level,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4887,6 +6175,21 @@ crate::rt::open_object! {
         max_length: "maxLength" optional,
         min_length: "minLength" optional,
         title: "title" optional,
+    }
+}
+
+impl StringSchema {
+    /// A `StringSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            description: ::std::option::Option::None,
+            format: ::std::option::Option::None,
+            max_length: ::std::option::Option::None,
+            min_length: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4941,6 +6244,17 @@ crate::rt::open_object! {
     }
 }
 
+impl SubscribeRequest {
+    /// A `SubscribeRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: SubscribeRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4955,6 +6269,16 @@ pub struct SubscribeRequestParams {
 crate::rt::open_object! {
     SubscribeRequestParams {
         uri: "uri",
+    }
+}
+
+impl SubscribeRequestParams {
+    /// A `SubscribeRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4987,6 +6311,19 @@ crate::rt::open_object! {
     }
 }
 
+impl TextContent {
+    /// A `TextContent` from its required properties (`text`); the optional ones absent.
+    pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            text: text.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
@@ -5013,6 +6350,22 @@ crate::rt::open_object! {
         mime_type: "mimeType" optional,
         text: "text",
         uri: "uri",
+    }
+}
+
+impl TextResourceContents {
+    /// A `TextResourceContents` from its required properties (`text`, `uri`); the optional ones absent.
+    pub fn new(
+        text: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            text: text.into(),
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5066,6 +6419,25 @@ crate::rt::open_object! {
         name: "name",
         output_schema: "outputSchema" optional,
         title: "title" optional,
+    }
+}
+
+impl Tool {
+    /// A `Tool` from its required properties (`name`, `inputSchema`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        input_schema: ToolInputSchema,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            input_schema,
+            name: name.into(),
+            output_schema: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5127,6 +6499,20 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolAnnotations {
+    /// A `ToolAnnotations` with no property set.
+    pub fn new() -> Self {
+        Self {
+            destructive_hint: ::std::option::Option::None,
+            idempotent_hint: ::std::option::Option::None,
+            open_world_hint: ::std::option::Option::None,
+            read_only_hint: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
@@ -5156,6 +6542,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolInputSchema {
+    /// A `ToolInputSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5172,6 +6570,17 @@ crate::rt::open_object! {
     ToolListChangedNotification {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl ToolListChangedNotification {
+    /// A `ToolListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5205,6 +6614,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolOutputSchema {
+    /// A `ToolOutputSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5223,6 +6644,17 @@ crate::rt::open_object! {
     }
 }
 
+impl UnsubscribeRequest {
+    /// A `UnsubscribeRequest` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: UnsubscribeRequestParams) -> Self {
+        Self {
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5237,5 +6669,15 @@ pub struct UnsubscribeRequestParams {
 crate::rt::open_object! {
     UnsubscribeRequestParams {
         uri: "uri",
+    }
+}
+
+impl UnsubscribeRequestParams {
+    /// A `UnsubscribeRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }

@@ -53,6 +53,18 @@ crate::rt::open_object! {
     }
 }
 
+impl Annotations {
+    /// A `Annotations` with no property set.
+    pub fn new() -> Self {
+        Self {
+            audience: ::std::option::Option::None,
+            last_modified: ::std::option::Option::None,
+            priority: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -1756,6 +1768,23 @@ crate::rt::open_object! {
     }
 }
 
+impl AudioContent {
+    /// A `AudioContent` from its required properties (`data`, `mimeType`); the optional ones absent.
+    pub fn new(
+        data: impl ::std::convert::Into<::std::string::String>,
+        mime_type: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1779,6 +1808,17 @@ crate::rt::open_object! {
     BaseMetadata {
         name: "name",
         title: "title" optional,
+    }
+}
+
+impl BaseMetadata {
+    /// A `BaseMetadata` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1811,6 +1851,22 @@ crate::rt::open_object! {
     }
 }
 
+impl BlobResourceContents {
+    /// A `BlobResourceContents` from its required properties (`blob`, `uri`); the optional ones absent.
+    pub fn new(
+        blob: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            blob: blob.into(),
+            mime_type: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
@@ -1832,6 +1888,19 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         title: "title" optional,
+    }
+}
+
+impl BooleanSchema {
+    /// A `BooleanSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -1936,6 +2005,19 @@ crate::rt::open_object! {
     }
 }
 
+impl CallToolRequest {
+    /// A `CallToolRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: CallToolRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `tools/call` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1972,6 +2054,19 @@ crate::rt::open_object! {
     }
 }
 
+impl CallToolRequestParams {
+    /// A `CallToolRequestParams` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            arguments: ::std::option::Option::None,
+            name: name.into(),
+            task: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CallToolRequestParams/properties/_meta`.
@@ -1989,6 +2084,16 @@ pub struct CallToolRequestParamsMeta {
 crate::rt::open_object! {
     CallToolRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl CallToolRequestParamsMeta {
+    /// A `CallToolRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2036,6 +2141,46 @@ crate::rt::open_object! {
     }
 }
 
+impl CallToolResult {
+    /// A `CallToolResult` from its required properties (`content`); the optional ones absent.
+    pub fn new(content: ::std::vec::Vec<ContentBlock>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            is_error: ::std::option::Option::None,
+            structured_content: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
+impl CallToolResult {
+    /// A result of one text block.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::new(::std::vec![ContentBlock::text(text)])
+    }
+    /// A tool's own failure, reported to the model: one text block and `isError:
+    /// true`. This, not a JSON-RPC error, is how a tool that ran and failed
+    /// answers; a JSON-RPC error says the call itself could not be made.
+    pub fn error(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        let mut result = Self::text(text);
+        result.is_error = ::std::option::Option::Some(true);
+        result
+    }
+    /// Structured output: `value` as `structuredContent`, and its JSON text as a
+    /// text block, for clients that read only `content` (as the specification
+    /// recommends).
+    pub fn structured(
+        value: serde_json::Map<::std::string::String, serde_json::Value>,
+    ) -> Self {
+        let mut result = Self::text(
+            serde_json::Value::Object(value.clone()).to_string(),
+        );
+        result.structured_content = ::std::option::Option::Some(value);
+        result
+    }
+}
+
 /// A request to cancel a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2058,6 +2203,19 @@ crate::rt::open_object! {
     }
 }
 
+impl CancelTaskRequest {
+    /// A `CancelTaskRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: CancelTaskRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/CancelTaskRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2073,6 +2231,16 @@ pub struct CancelTaskRequestParams {
 crate::rt::open_object! {
     CancelTaskRequestParams {
         task_id: "taskId",
+    }
+}
+
+impl CancelTaskRequestParams {
+    /// A `CancelTaskRequestParams` from its required properties (`taskId`); the optional ones absent.
+    pub fn new(task_id: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2129,6 +2297,29 @@ crate::rt::open_object! {
     }
 }
 
+impl CancelTaskResult {
+    /// A `CancelTaskResult` from its required properties (`createdAt`, `lastUpdatedAt`, `taskId`, `status`, `ttl`); the optional ones absent.
+    pub fn new(
+        created_at: impl ::std::convert::Into<::std::string::String>,
+        last_updated_at: impl ::std::convert::Into<::std::string::String>,
+        task_id: impl ::std::convert::Into<::std::string::String>,
+        status: TaskStatus,
+        ttl: ::std::option::Option<i64>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            poll_interval: ::std::option::Option::None,
+            status,
+            status_message: ::std::option::Option::None,
+            task_id: task_id.into(),
+            ttl,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -2154,6 +2345,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         method: "method",
         params: "params",
+    }
+}
+
+impl CancelledNotification {
+    /// A `CancelledNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: CancelledNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2186,6 +2389,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         reason: "reason" optional,
         request_id: "requestId" optional,
+    }
+}
+
+impl CancelledNotificationParams {
+    /// A `CancelledNotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            reason: ::std::option::Option::None,
+            request_id: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2228,6 +2443,20 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilities {
+    /// A `ClientCapabilities` with no property set.
+    pub fn new() -> Self {
+        Self {
+            elicitation: ::std::option::Option::None,
+            experimental: ::std::option::Option::None,
+            roots: ::std::option::Option::None,
+            sampling: ::std::option::Option::None,
+            tasks: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
@@ -2254,6 +2483,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilitiesElicitation {
+    /// A `ClientCapabilitiesElicitation` with no property set.
+    pub fn new() -> Self {
+        Self {
+            form: ::std::option::Option::None,
+            url: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/roots`.
@@ -2271,6 +2511,16 @@ pub struct ClientCapabilitiesRoots {
 crate::rt::open_object! {
     ClientCapabilitiesRoots {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ClientCapabilitiesRoots {
+    /// A `ClientCapabilitiesRoots` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2300,6 +2550,17 @@ crate::rt::open_object! {
     ClientCapabilitiesSampling {
         context: "context" optional,
         tools: "tools" optional,
+    }
+}
+
+impl ClientCapabilitiesSampling {
+    /// A `ClientCapabilitiesSampling` with no property set.
+    pub fn new() -> Self {
+        Self {
+            context: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2335,6 +2596,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilitiesTasks {
+    /// A `ClientCapabilitiesTasks` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cancel: ::std::option::Option::None,
+            list: ::std::option::Option::None,
+            requests: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests`.
@@ -2356,6 +2629,17 @@ crate::rt::open_object! {
     ClientCapabilitiesTasksRequests {
         elicitation: "elicitation" optional,
         sampling: "sampling" optional,
+    }
+}
+
+impl ClientCapabilitiesTasksRequests {
+    /// A `ClientCapabilitiesTasksRequests` with no property set.
+    pub fn new() -> Self {
+        Self {
+            elicitation: ::std::option::Option::None,
+            sampling: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2381,6 +2665,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilitiesTasksRequestsElicitation {
+    /// A `ClientCapabilitiesTasksRequestsElicitation` with no property set.
+    pub fn new() -> Self {
+        Self {
+            create: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Task support for sampling-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling`.
@@ -2403,6 +2697,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ClientCapabilitiesTasksRequestsSampling {
+    /// A `ClientCapabilitiesTasksRequestsSampling` with no property set.
+    pub fn new() -> Self {
+        Self {
+            create_message: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2422,6 +2726,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl CompleteRequest {
+    /// A `CompleteRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: CompleteRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2452,6 +2769,22 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteRequestParams {
+    /// A `CompleteRequestParams` from its required properties (`argument`, `ref`); the optional ones absent.
+    pub fn new(
+        argument: CompleteRequestParamsArgument,
+        r#ref: CompleteRequestParamsRef,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            argument,
+            context: ::std::option::Option::None,
+            r#ref,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
@@ -2471,6 +2804,20 @@ crate::rt::open_object! {
     CompleteRequestParamsArgument {
         name: "name",
         value: "value",
+    }
+}
+
+impl CompleteRequestParamsArgument {
+    /// A `CompleteRequestParamsArgument` from its required properties (`name`, `value`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        value: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            value: value.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2496,6 +2843,16 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteRequestParamsContext {
+    /// A `CompleteRequestParamsContext` with no property set.
+    pub fn new() -> Self {
+        Self {
+            arguments: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/_meta`.
@@ -2513,6 +2870,16 @@ pub struct CompleteRequestParamsMeta {
 crate::rt::open_object! {
     CompleteRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl CompleteRequestParamsMeta {
+    /// A `CompleteRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2613,6 +2980,17 @@ crate::rt::open_object! {
     }
 }
 
+impl CompleteResult {
+    /// A `CompleteResult` from its required properties (`completion`); the optional ones absent.
+    pub fn new(completion: CompleteResultCompletion) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            completion,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2635,6 +3013,18 @@ crate::rt::open_object! {
         has_more: "hasMore" optional,
         total: "total" optional,
         values: "values",
+    }
+}
+
+impl CompleteResultCompletion {
+    /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
+    pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            has_more: ::std::option::Option::None,
+            total: ::std::option::Option::None,
+            values,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -2785,6 +3175,13 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
     }
 }
 
+impl ContentBlock {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// The results that may answer `sampling/createMessage`; the schema names them but has no union of them, so the method layer adds this one.
 ///
 ///
@@ -2886,6 +3283,19 @@ crate::rt::open_object! {
     }
 }
 
+impl CreateMessageRequest {
+    /// A `CreateMessageRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: CreateMessageRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `sampling/createMessage` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2960,6 +3370,27 @@ crate::rt::open_object! {
     }
 }
 
+impl CreateMessageRequestParams {
+    /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
+    pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            include_context: ::std::option::Option::None,
+            max_tokens,
+            messages,
+            metadata: ::std::option::Option::None,
+            model_preferences: ::std::option::Option::None,
+            stop_sequences: ::std::option::Option::None,
+            system_prompt: ::std::option::Option::None,
+            task: ::std::option::Option::None,
+            temperature: ::std::option::Option::None,
+            tool_choice: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 /// The client MAY ignore this request.
 ///
@@ -3015,6 +3446,16 @@ crate::rt::open_object! {
     }
 }
 
+impl CreateMessageRequestParamsMeta {
+    /// A `CreateMessageRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The client's response to a sampling/createMessage request from the server.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -3053,6 +3494,24 @@ crate::rt::open_object! {
         model: "model",
         role: "role",
         stop_reason: "stopReason" optional,
+    }
+}
+
+impl CreateMessageResult {
+    /// A `CreateMessageResult` from its required properties (`model`, `content`, `role`); the optional ones absent.
+    pub fn new(
+        model: impl ::std::convert::Into<::std::string::String>,
+        content: CreateMessageResultContent,
+        role: Role,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            model: model.into(),
+            role,
+            stop_reason: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3286,6 +3745,13 @@ for CreateMessageResultContent {
     }
 }
 
+impl CreateMessageResultContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// A response to a task-augmented request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3305,6 +3771,17 @@ crate::rt::open_object! {
     CreateTaskResult {
         meta: "_meta" optional,
         task: "task",
+    }
+}
+
+impl CreateTaskResult {
+    /// A `CreateTaskResult` from its required properties (`task`); the optional ones absent.
+    pub fn new(task: Task) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            task,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3412,6 +3889,19 @@ crate::rt::open_object! {
     }
 }
 
+impl ElicitRequest {
+    /// A `ElicitRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: ElicitRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3451,6 +3941,23 @@ crate::rt::open_object! {
     }
 }
 
+impl ElicitRequestFormParams {
+    /// A `ElicitRequestFormParams` from its required properties (`message`, `requestedSchema`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        requested_schema: ElicitRequestFormParamsRequestedSchema,
+    ) -> Self {
+        Self {
+            mode: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            message: message.into(),
+            requested_schema,
+            task: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/_meta`.
@@ -3468,6 +3975,16 @@ pub struct ElicitRequestFormParamsMeta {
 crate::rt::open_object! {
     ElicitRequestFormParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl ElicitRequestFormParamsMeta {
+    /// A `ElicitRequestFormParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3498,6 +4015,24 @@ crate::rt::open_object! {
         schema: "$schema" optional,
         properties: "properties",
         required: "required" optional,
+    }
+}
+
+impl ElicitRequestFormParamsRequestedSchema {
+    /// A `ElicitRequestFormParamsRequestedSchema` from its required properties (`properties`); the optional ones absent.
+    pub fn new(
+        properties: ::std::collections::BTreeMap<
+            ::std::string::String,
+            PrimitiveSchemaDefinition,
+        >,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            schema: ::std::option::Option::None,
+            properties,
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3623,6 +4158,25 @@ crate::rt::open_object! {
     }
 }
 
+impl ElicitRequestUrlParams {
+    /// A `ElicitRequestUrlParams` from its required properties (`elicitationId`, `message`, `url`); the optional ones absent.
+    pub fn new(
+        elicitation_id: impl ::std::convert::Into<::std::string::String>,
+        message: impl ::std::convert::Into<::std::string::String>,
+        url: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            mode: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            elicitation_id: elicitation_id.into(),
+            message: message.into(),
+            task: ::std::option::Option::None,
+            url: url.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestURLParams/properties/_meta`.
@@ -3640,6 +4194,16 @@ pub struct ElicitRequestUrlParamsMeta {
 crate::rt::open_object! {
     ElicitRequestUrlParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl ElicitRequestUrlParamsMeta {
+    /// A `ElicitRequestUrlParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3674,6 +4238,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         action: "action",
         content: "content" optional,
+    }
+}
+
+impl ElicitResult {
+    /// A `ElicitResult` from its required properties (`action`); the optional ones absent.
+    pub fn new(action: ElicitResultAction) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            action,
+            content: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3856,6 +4432,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ElicitationCompleteNotification {
+    /// A `ElicitationCompleteNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ElicitationCompleteNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/ElicitationCompleteNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3871,6 +4459,18 @@ pub struct ElicitationCompleteNotificationParams {
 crate::rt::open_object! {
     ElicitationCompleteNotificationParams {
         elicitation_id: "elicitationId",
+    }
+}
+
+impl ElicitationCompleteNotificationParams {
+    /// A `ElicitationCompleteNotificationParams` from its required properties (`elicitationId`); the optional ones absent.
+    pub fn new(
+        elicitation_id: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            elicitation_id: elicitation_id.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -3902,6 +4502,19 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         annotations: "annotations" optional,
         resource: "resource",
+    }
+}
+
+impl EmbeddedResource {
+    /// A `EmbeddedResource` from its required properties (`resource`); the optional ones absent.
+    pub fn new(resource: EmbeddedResourceResource) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            resource,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4158,6 +4771,21 @@ crate::rt::open_object! {
     }
 }
 
+impl ErrorObject {
+    /// A `ErrorObject` from its required properties (`message`, `code`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        code: i64,
+    ) -> Self {
+        Self {
+            code,
+            data: ::std::option::Option::None,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4177,6 +4805,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl GetPromptRequest {
+    /// A `GetPromptRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: GetPromptRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4207,6 +4848,18 @@ crate::rt::open_object! {
     }
 }
 
+impl GetPromptRequestParams {
+    /// A `GetPromptRequestParams` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            arguments: ::std::option::Option::None,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/GetPromptRequestParams/properties/_meta`.
@@ -4224,6 +4877,16 @@ pub struct GetPromptRequestParamsMeta {
 crate::rt::open_object! {
     GetPromptRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl GetPromptRequestParamsMeta {
+    /// A `GetPromptRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4253,6 +4916,18 @@ crate::rt::open_object! {
     }
 }
 
+impl GetPromptResult {
+    /// A `GetPromptResult` from its required properties (`messages`); the optional ones absent.
+    pub fn new(messages: ::std::vec::Vec<PromptMessage>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            messages,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request to retrieve the result of a completed task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4275,6 +4950,19 @@ crate::rt::open_object! {
     }
 }
 
+impl GetTaskPayloadRequest {
+    /// A `GetTaskPayloadRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: GetTaskPayloadRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/GetTaskPayloadRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4290,6 +4978,16 @@ pub struct GetTaskPayloadRequestParams {
 crate::rt::open_object! {
     GetTaskPayloadRequestParams {
         task_id: "taskId",
+    }
+}
+
+impl GetTaskPayloadRequestParams {
+    /// A `GetTaskPayloadRequestParams` from its required properties (`taskId`); the optional ones absent.
+    pub fn new(task_id: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4315,6 +5013,16 @@ crate::rt::open_object! {
     }
 }
 
+impl GetTaskPayloadResult {
+    /// A `GetTaskPayloadResult` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request to retrieve the state of a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4337,6 +5045,19 @@ crate::rt::open_object! {
     }
 }
 
+impl GetTaskRequest {
+    /// A `GetTaskRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: GetTaskRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/GetTaskRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4352,6 +5073,16 @@ pub struct GetTaskRequestParams {
 crate::rt::open_object! {
     GetTaskRequestParams {
         task_id: "taskId",
+    }
+}
+
+impl GetTaskRequestParams {
+    /// A `GetTaskRequestParams` from its required properties (`taskId`); the optional ones absent.
+    pub fn new(task_id: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4408,6 +5139,29 @@ crate::rt::open_object! {
     }
 }
 
+impl GetTaskResult {
+    /// A `GetTaskResult` from its required properties (`createdAt`, `lastUpdatedAt`, `taskId`, `status`, `ttl`); the optional ones absent.
+    pub fn new(
+        created_at: impl ::std::convert::Into<::std::string::String>,
+        last_updated_at: impl ::std::convert::Into<::std::string::String>,
+        task_id: impl ::std::convert::Into<::std::string::String>,
+        status: TaskStatus,
+        ttl: ::std::option::Option<i64>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            poll_interval: ::std::option::Option::None,
+            status,
+            status_message: ::std::option::Option::None,
+            task_id: task_id.into(),
+            ttl,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4449,6 +5203,19 @@ crate::rt::open_object! {
         sizes: "sizes" optional,
         src: "src",
         theme: "theme" optional,
+    }
+}
+
+impl Icon {
+    /// A `Icon` from its required properties (`src`); the optional ones absent.
+    pub fn new(src: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            mime_type: ::std::option::Option::None,
+            sizes: ::std::option::Option::None,
+            src: src.into(),
+            theme: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4509,6 +5276,16 @@ crate::rt::open_object! {
     }
 }
 
+impl Icons {
+    /// A `Icons` with no property set.
+    pub fn new() -> Self {
+        Self {
+            icons: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4539,6 +5316,23 @@ crate::rt::open_object! {
         annotations: "annotations" optional,
         data: "data",
         mime_type: "mimeType",
+    }
+}
+
+impl ImageContent {
+    /// A `ImageContent` from its required properties (`data`, `mimeType`); the optional ones absent.
+    pub fn new(
+        data: impl ::std::convert::Into<::std::string::String>,
+        mime_type: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            data: data.into(),
+            mime_type: mime_type.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4594,6 +5388,24 @@ crate::rt::open_object! {
     }
 }
 
+impl Implementation {
+    /// A `Implementation` from its required properties (`name`, `version`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        version: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            name: name.into(),
+            title: ::std::option::Option::None,
+            version: version.into(),
+            website_url: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4613,6 +5425,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl InitializeRequest {
+    /// A `InitializeRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: InitializeRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4643,6 +5468,23 @@ crate::rt::open_object! {
     }
 }
 
+impl InitializeRequestParams {
+    /// A `InitializeRequestParams` from its required properties (`protocolVersion`, `capabilities`, `clientInfo`); the optional ones absent.
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<::std::string::String>,
+        capabilities: ClientCapabilities,
+        client_info: Implementation,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            capabilities: ::std::boxed::Box::new(capabilities),
+            client_info,
+            protocol_version: protocol_version.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/InitializeRequestParams/properties/_meta`.
@@ -4660,6 +5502,16 @@ pub struct InitializeRequestParamsMeta {
 crate::rt::open_object! {
     InitializeRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl InitializeRequestParamsMeta {
+    /// A `InitializeRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4698,6 +5550,24 @@ crate::rt::open_object! {
     }
 }
 
+impl InitializeResult {
+    /// A `InitializeResult` from its required properties (`protocolVersion`, `capabilities`, `serverInfo`); the optional ones absent.
+    pub fn new(
+        protocol_version: impl ::std::convert::Into<::std::string::String>,
+        capabilities: ServerCapabilities,
+        server_info: Implementation,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            capabilities: ::std::boxed::Box::new(capabilities),
+            instructions: ::std::option::Option::None,
+            protocol_version: protocol_version.into(),
+            server_info,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4716,6 +5586,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl InitializedNotification {
+    /// A `InitializedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4738,6 +5620,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         error: "error",
         id: "id" optional,
+    }
+}
+
+impl JsonRpcErrorResponse {
+    /// A `JsonRpcErrorResponse` from its required properties (`error`); the optional ones absent.
+    pub fn new(error: ErrorObject) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            error,
+            id: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -4883,6 +5777,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcNotification {
+    /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -4906,6 +5812,22 @@ crate::rt::open_object! {
         id: "id",
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl JsonRpcRequest {
+    /// A `JsonRpcRequest` from its required properties (`method`, `id`); the optional ones absent.
+    pub fn new(
+        method: impl ::std::convert::Into<::std::string::String>,
+        id: RequestId,
+    ) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5006,6 +5928,18 @@ crate::rt::open_object! {
     }
 }
 
+impl JsonRpcResultResponse {
+    /// A `JsonRpcResultResponse` from its required properties (`id`, `result`); the optional ones absent.
+    pub fn new(id: RequestId, result: ResultObject) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            result,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Use TitledSingleSelectEnumSchema instead.
 /// This interface will be removed in a future version.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -5039,6 +5973,21 @@ crate::rt::open_object! {
     }
 }
 
+impl LegacyTitledEnumSchema {
+    /// A `LegacyTitledEnumSchema` from its required properties (`enum`); the optional ones absent.
+    pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            enum_names: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5059,6 +6008,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params" optional,
+    }
+}
+
+impl ListPromptsRequest {
+    /// A `ListPromptsRequest` from its required properties (`id`); the optional ones absent.
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5089,6 +6051,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListPromptsResult {
+    /// A `ListPromptsResult` from its required properties (`prompts`); the optional ones absent.
+    pub fn new(prompts: ::std::vec::Vec<Prompt>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            prompts,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5109,6 +6083,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params" optional,
+    }
+}
+
+impl ListResourceTemplatesRequest {
+    /// A `ListResourceTemplatesRequest` from its required properties (`id`); the optional ones absent.
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5140,6 +6127,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListResourceTemplatesResult {
+    /// A `ListResourceTemplatesResult` from its required properties (`resourceTemplates`); the optional ones absent.
+    pub fn new(resource_templates: ::std::vec::Vec<ResourceTemplate>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resource_templates,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5160,6 +6159,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params" optional,
+    }
+}
+
+impl ListResourcesRequest {
+    /// A `ListResourcesRequest` from its required properties (`id`); the optional ones absent.
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5187,6 +6199,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         next_cursor: "nextCursor" optional,
         resources: "resources",
+    }
+}
+
+impl ListResourcesResult {
+    /// A `ListResourcesResult` from its required properties (`resources`); the optional ones absent.
+    pub fn new(resources: ::std::vec::Vec<Resource>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            resources,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5219,6 +6243,19 @@ crate::rt::open_object! {
     }
 }
 
+impl ListRootsRequest {
+    /// A `ListRootsRequest` from its required properties (`id`); the optional ones absent.
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
@@ -5243,6 +6280,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ListRootsResult {
+    /// A `ListRootsResult` from its required properties (`roots`); the optional ones absent.
+    pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            roots,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request to retrieve a list of tasks.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5263,6 +6311,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params" optional,
+    }
+}
+
+impl ListTasksRequest {
+    /// A `ListTasksRequest` from its required properties (`id`); the optional ones absent.
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5293,6 +6354,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ListTasksResult {
+    /// A `ListTasksResult` from its required properties (`tasks`); the optional ones absent.
+    pub fn new(tasks: ::std::vec::Vec<Task>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            tasks,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5313,6 +6386,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params" optional,
+    }
+}
+
+impl ListToolsRequest {
+    /// A `ListToolsRequest` from its required properties (`id`); the optional ones absent.
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5340,6 +6426,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         next_cursor: "nextCursor" optional,
         tools: "tools",
+    }
+}
+
+impl ListToolsResult {
+    /// A `ListToolsResult` from its required properties (`tools`); the optional ones absent.
+    pub fn new(tools: ::std::vec::Vec<Tool>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            tools,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5415,6 +6513,18 @@ crate::rt::open_object! {
     }
 }
 
+impl LoggingMessageNotification {
+    /// A `LoggingMessageNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: LoggingMessageNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `notifications/message` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5445,6 +6555,19 @@ crate::rt::open_object! {
     }
 }
 
+impl LoggingMessageNotificationParams {
+    /// A `LoggingMessageNotificationParams` from its required properties (`data`, `level`); the optional ones absent.
+    pub fn new(data: serde_json::Value, level: LoggingLevel) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            data,
+            level,
+            logger: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -5471,6 +6594,16 @@ pub struct ModelHint {
 crate::rt::open_object! {
     ModelHint {
         name: "name" optional,
+    }
+}
+
+impl ModelHint {
+    /// A `ModelHint` with no property set.
+    pub fn new() -> Self {
+        Self {
+            name: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5523,6 +6656,19 @@ crate::rt::open_object! {
         hints: "hints" optional,
         intelligence_priority: "intelligencePriority" optional,
         speed_priority: "speedPriority" optional,
+    }
+}
+
+impl ModelPreferences {
+    /// A `ModelPreferences` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cost_priority: ::std::option::Option::None,
+            hints: ::std::option::Option::None,
+            intelligence_priority: ::std::option::Option::None,
+            speed_priority: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5635,6 +6781,17 @@ crate::rt::open_object! {
     }
 }
 
+impl Notification {
+    /// A `Notification` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
@@ -5651,6 +6808,16 @@ pub struct NotificationParams {
 crate::rt::open_object! {
     NotificationParams {
         meta: "_meta" optional,
+    }
+}
+
+impl NotificationParams {
+    /// A `NotificationParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5681,6 +6848,21 @@ crate::rt::open_object! {
         minimum: "minimum" optional,
         title: "title" optional,
         r#type: "type",
+    }
+}
+
+impl NumberSchema {
+    /// A `NumberSchema` from its required properties (`type`); the optional ones absent.
+    pub fn new(r#type: NumberSchemaType) -> Self {
+        Self {
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            maximum: ::std::option::Option::None,
+            minimum: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            r#type,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5731,6 +6913,22 @@ crate::rt::open_object! {
     }
 }
 
+impl PaginatedRequest {
+    /// A `PaginatedRequest` from its required properties (`method`, `id`); the optional ones absent.
+    pub fn new(
+        method: impl ::std::convert::Into<::std::string::String>,
+        id: RequestId,
+    ) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            id,
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Common parameters for paginated requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5754,6 +6952,17 @@ crate::rt::open_object! {
     }
 }
 
+impl PaginatedRequestParams {
+    /// A `PaginatedRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/PaginatedRequestParams/properties/_meta`.
@@ -5771,6 +6980,16 @@ pub struct PaginatedRequestParamsMeta {
 crate::rt::open_object! {
     PaginatedRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl PaginatedRequestParamsMeta {
+    /// A `PaginatedRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -5798,6 +7017,17 @@ crate::rt::open_object! {
     }
 }
 
+impl PaginatedResult {
+    /// A `PaginatedResult` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            next_cursor: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5818,6 +7048,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params" optional,
+    }
+}
+
+impl PingRequest {
+    /// A `PingRequest` from its required properties (`id`); the optional ones absent.
+    pub fn new(id: RequestId) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6079,6 +7322,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ProgressNotification {
+    /// A `ProgressNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ProgressNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `notifications/progress` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6111,6 +7366,20 @@ crate::rt::open_object! {
         progress: "progress",
         progress_token: "progressToken",
         total: "total" optional,
+    }
+}
+
+impl ProgressNotificationParams {
+    /// A `ProgressNotificationParams` from its required properties (`progress`, `progressToken`); the optional ones absent.
+    pub fn new(progress: serde_json::Number, progress_token: ProgressToken) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            message: ::std::option::Option::None,
+            progress,
+            progress_token,
+            total: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6236,6 +7505,21 @@ crate::rt::open_object! {
     }
 }
 
+impl Prompt {
+    /// A `Prompt` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            arguments: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6270,6 +7554,19 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptArgument {
+    /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            description: ::std::option::Option::None,
+            name: name.into(),
+            required: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6291,6 +7588,18 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptListChangedNotification {
+    /// A `PromptListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
@@ -6309,6 +7618,17 @@ crate::rt::open_object! {
     PromptMessage {
         content: "content",
         role: "role",
+    }
+}
+
+impl PromptMessage {
+    /// A `PromptMessage` from its required properties (`content`, `role`); the optional ones absent.
+    pub fn new(content: ContentBlock, role: Role) -> Self {
+        Self {
+            content,
+            role,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6340,6 +7660,18 @@ crate::rt::open_object! {
     }
 }
 
+impl PromptReference {
+    /// A `PromptReference` from its required properties (`name`); the optional ones absent.
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            name: name.into(),
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6359,6 +7691,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl ReadResourceRequest {
+    /// A `ReadResourceRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: ReadResourceRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6383,6 +7728,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ReadResourceRequestParams {
+    /// A `ReadResourceRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ReadResourceRequestParams/properties/_meta`.
@@ -6400,6 +7756,16 @@ pub struct ReadResourceRequestParamsMeta {
 crate::rt::open_object! {
     ReadResourceRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl ReadResourceRequestParamsMeta {
+    /// A `ReadResourceRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6422,6 +7788,17 @@ crate::rt::open_object! {
     ReadResourceResult {
         meta: "_meta" optional,
         contents: "contents",
+    }
+}
+
+impl ReadResourceResult {
+    /// A `ReadResourceResult` from its required properties (`contents`); the optional ones absent.
+    pub fn new(contents: ::std::vec::Vec<ReadResourceResultContentsItem>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            contents,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6514,6 +7891,16 @@ crate::rt::open_object! {
     }
 }
 
+impl RelatedTaskMetadata {
+    /// A `RelatedTaskMetadata` from its required properties (`taskId`); the optional ones absent.
+    pub fn new(task_id: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            task_id: task_id.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
@@ -6531,6 +7918,17 @@ crate::rt::open_object! {
     Request {
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl Request {
+    /// A `Request` from its required properties (`method`); the optional ones absent.
+    pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            method: method.into(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6622,6 +8020,16 @@ crate::rt::open_object! {
     }
 }
 
+impl RequestParams {
+    /// A `RequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/RequestParams/properties/_meta`.
@@ -6639,6 +8047,16 @@ pub struct RequestParamsMeta {
 crate::rt::open_object! {
     RequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl RequestParamsMeta {
+    /// A `RequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6709,6 +8127,27 @@ crate::rt::open_object! {
     }
 }
 
+impl Resource {
+    /// A `Resource` from its required properties (`name`, `uri`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            size: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6733,6 +8172,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         mime_type: "mimeType" optional,
         uri: "uri",
+    }
+}
+
+impl ResourceContents {
+    /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6807,6 +8258,28 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceLink {
+    /// A `ResourceLink` from its required properties (`name`, `uri`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            size: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6825,6 +8298,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl ResourceListChangedNotification {
+    /// A `ResourceListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6849,6 +8334,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceRequestParams {
+    /// A `ResourceRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ResourceRequestParams/properties/_meta`.
@@ -6866,6 +8362,16 @@ pub struct ResourceRequestParamsMeta {
 crate::rt::open_object! {
     ResourceRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl ResourceRequestParamsMeta {
+    /// A `ResourceRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6931,6 +8437,26 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceTemplate {
+    /// A `ResourceTemplate` from its required properties (`name`, `uriTemplate`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        uri_template: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            name: name.into(),
+            title: ::std::option::Option::None,
+            uri_template: uri_template.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A reference to a resource or resource template definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6947,6 +8473,17 @@ crate::rt::open_object! {
     ResourceTemplateReference {
         r#type: "type",
         uri: "uri",
+    }
+}
+
+impl ResourceTemplateReference {
+    /// A `ResourceTemplateReference` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6967,6 +8504,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         method: "method",
         params: "params",
+    }
+}
+
+impl ResourceUpdatedNotification {
+    /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -6993,6 +8542,17 @@ crate::rt::open_object! {
     }
 }
 
+impl ResourceUpdatedNotificationParams {
+    /// A `ResourceUpdatedNotificationParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[doc(alias = "Result")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7010,6 +8570,16 @@ pub struct ResultObject {
 crate::rt::open_object! {
     ResultObject {
         meta: "_meta" optional,
+    }
+}
+
+impl ResultObject {
+    /// A `ResultObject` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7069,6 +8639,18 @@ crate::rt::open_object! {
     }
 }
 
+impl Root {
+    /// A `Root` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            name: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -7089,6 +8671,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl RootsListChangedNotification {
+    /// A `RootsListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7113,6 +8707,18 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         content: "content",
         role: "role",
+    }
+}
+
+impl SamplingMessage {
+    /// A `SamplingMessage` from its required properties (`content`, `role`); the optional ones absent.
+    pub fn new(content: SamplingMessageContent, role: Role) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            content,
+            role,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7346,6 +8952,13 @@ for SamplingMessageContent {
     }
 }
 
+impl SamplingMessageContent {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -7489,6 +9102,13 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
     }
 }
 
+impl SamplingMessageContentBlock {
+    /// A text block: a [`TextContent`] holding `text`, nothing else.
+    pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self::TextContent(TextContent::new(text))
+    }
+}
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7540,6 +9160,22 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilities {
+    /// A `ServerCapabilities` with no property set.
+    pub fn new() -> Self {
+        Self {
+            completions: ::std::option::Option::None,
+            experimental: ::std::option::Option::None,
+            logging: ::std::option::Option::None,
+            prompts: ::std::option::Option::None,
+            resources: ::std::option::Option::None,
+            tasks: ::std::option::Option::None,
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
@@ -7557,6 +9193,16 @@ pub struct ServerCapabilitiesPrompts {
 crate::rt::open_object! {
     ServerCapabilitiesPrompts {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ServerCapabilitiesPrompts {
+    /// A `ServerCapabilitiesPrompts` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7581,6 +9227,17 @@ crate::rt::open_object! {
     ServerCapabilitiesResources {
         list_changed: "listChanged" optional,
         subscribe: "subscribe" optional,
+    }
+}
+
+impl ServerCapabilitiesResources {
+    /// A `ServerCapabilitiesResources` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            subscribe: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7616,6 +9273,18 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilitiesTasks {
+    /// A `ServerCapabilitiesTasks` with no property set.
+    pub fn new() -> Self {
+        Self {
+            cancel: ::std::option::Option::None,
+            list: ::std::option::Option::None,
+            requests: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests`.
@@ -7633,6 +9302,16 @@ pub struct ServerCapabilitiesTasksRequests {
 crate::rt::open_object! {
     ServerCapabilitiesTasksRequests {
         tools: "tools" optional,
+    }
+}
+
+impl ServerCapabilitiesTasksRequests {
+    /// A `ServerCapabilitiesTasksRequests` with no property set.
+    pub fn new() -> Self {
+        Self {
+            tools: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7658,6 +9337,16 @@ crate::rt::open_object! {
     }
 }
 
+impl ServerCapabilitiesTasksRequestsTools {
+    /// A `ServerCapabilitiesTasksRequestsTools` with no property set.
+    pub fn new() -> Self {
+        Self {
+            call: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
@@ -7675,6 +9364,16 @@ pub struct ServerCapabilitiesTools {
 crate::rt::open_object! {
     ServerCapabilitiesTools {
         list_changed: "listChanged" optional,
+    }
+}
+
+impl ServerCapabilitiesTools {
+    /// A `ServerCapabilitiesTools` with no property set.
+    pub fn new() -> Self {
+        Self {
+            list_changed: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7700,6 +9399,19 @@ crate::rt::open_object! {
     }
 }
 
+impl SetLevelRequest {
+    /// A `SetLevelRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: SetLevelRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `logging/setLevel` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7721,6 +9433,17 @@ crate::rt::open_object! {
     }
 }
 
+impl SetLevelRequestParams {
+    /// A `SetLevelRequestParams` from its required properties (`level`); the optional ones absent.
+    pub fn new(level: LoggingLevel) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            level,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SetLevelRequestParams/properties/_meta`.
@@ -7738,6 +9461,16 @@ pub struct SetLevelRequestParamsMeta {
 crate::rt::open_object! {
     SetLevelRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl SetLevelRequestParamsMeta {
+    /// A `SetLevelRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7842,6 +9575,22 @@ crate::rt::open_object! {
     }
 }
 
+impl StringSchema {
+    /// A `StringSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            format: ::std::option::Option::None,
+            max_length: ::std::option::Option::None,
+            min_length: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
@@ -7897,6 +9646,19 @@ crate::rt::open_object! {
     }
 }
 
+impl SubscribeRequest {
+    /// A `SubscribeRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: SubscribeRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `resources/subscribe` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -7918,6 +9680,17 @@ crate::rt::open_object! {
     }
 }
 
+impl SubscribeRequestParams {
+    /// A `SubscribeRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SubscribeRequestParams/properties/_meta`.
@@ -7935,6 +9708,16 @@ pub struct SubscribeRequestParamsMeta {
 crate::rt::open_object! {
     SubscribeRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl SubscribeRequestParamsMeta {
+    /// A `SubscribeRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -7985,6 +9768,28 @@ crate::rt::open_object! {
     }
 }
 
+impl Task {
+    /// A `Task` from its required properties (`createdAt`, `lastUpdatedAt`, `taskId`, `status`, `ttl`); the optional ones absent.
+    pub fn new(
+        created_at: impl ::std::convert::Into<::std::string::String>,
+        last_updated_at: impl ::std::convert::Into<::std::string::String>,
+        task_id: impl ::std::convert::Into<::std::string::String>,
+        status: TaskStatus,
+        ttl: ::std::option::Option<i64>,
+    ) -> Self {
+        Self {
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            poll_interval: ::std::option::Option::None,
+            status,
+            status_message: ::std::option::Option::None,
+            task_id: task_id.into(),
+            ttl,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Common params for any task-augmented request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8012,6 +9817,17 @@ crate::rt::open_object! {
     }
 }
 
+impl TaskAugmentedRequestParams {
+    /// A `TaskAugmentedRequestParams` with no property set.
+    pub fn new() -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            task: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/TaskAugmentedRequestParams/properties/_meta`.
@@ -8032,6 +9848,16 @@ crate::rt::open_object! {
     }
 }
 
+impl TaskAugmentedRequestParamsMeta {
+    /// A `TaskAugmentedRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -8048,6 +9874,16 @@ pub struct TaskMetadata {
 crate::rt::open_object! {
     TaskMetadata {
         ttl: "ttl" optional,
+    }
+}
+
+impl TaskMetadata {
+    /// A `TaskMetadata` with no property set.
+    pub fn new() -> Self {
+        Self {
+            ttl: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8108,6 +9944,18 @@ crate::rt::open_object! {
     }
 }
 
+impl TaskStatusNotification {
+    /// A `TaskStatusNotification` from its required properties (`params`); the optional ones absent.
+    pub fn new(params: TaskStatusNotificationParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Parameters for a `notifications/tasks/status` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8161,6 +10009,29 @@ crate::rt::open_object! {
     }
 }
 
+impl TaskStatusNotificationParams {
+    /// A `TaskStatusNotificationParams` from its required properties (`createdAt`, `lastUpdatedAt`, `taskId`, `status`, `ttl`); the optional ones absent.
+    pub fn new(
+        created_at: impl ::std::convert::Into<::std::string::String>,
+        last_updated_at: impl ::std::convert::Into<::std::string::String>,
+        task_id: impl ::std::convert::Into<::std::string::String>,
+        status: TaskStatus,
+        ttl: ::std::option::Option<i64>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            created_at: created_at.into(),
+            last_updated_at: last_updated_at.into(),
+            poll_interval: ::std::option::Option::None,
+            status,
+            status_message: ::std::option::Option::None,
+            task_id: task_id.into(),
+            ttl,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8190,6 +10061,19 @@ crate::rt::open_object! {
     }
 }
 
+impl TextContent {
+    /// A `TextContent` from its required properties (`text`); the optional ones absent.
+    pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            text: text.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
@@ -8216,6 +10100,22 @@ crate::rt::open_object! {
         mime_type: "mimeType" optional,
         text: "text",
         uri: "uri",
+    }
+}
+
+impl TextResourceContents {
+    /// A `TextResourceContents` from its required properties (`text`, `uri`); the optional ones absent.
+    pub fn new(
+        text: impl ::std::convert::Into<::std::string::String>,
+        uri: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            mime_type: ::std::option::Option::None,
+            text: text.into(),
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8258,6 +10158,22 @@ crate::rt::open_object! {
     }
 }
 
+impl TitledMultiSelectEnumSchema {
+    /// A `TitledMultiSelectEnumSchema` from its required properties (`items`); the optional ones absent.
+    pub fn new(items: TitledMultiSelectEnumSchemaItems) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            items,
+            max_items: ::std::option::Option::None,
+            min_items: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Schema for array items with enum options and display labels.
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
@@ -8278,6 +10194,18 @@ crate::rt::open_object! {
     }
 }
 
+impl TitledMultiSelectEnumSchemaItems {
+    /// A `TitledMultiSelectEnumSchemaItems` from its required properties (`anyOf`); the optional ones absent.
+    pub fn new(
+        any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    ) -> Self {
+        Self {
+            any_of,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8295,6 +10223,20 @@ crate::rt::open_object! {
     TitledMultiSelectEnumSchemaItemsAnyOfItem {
         r#const: "const",
         title: "title",
+    }
+}
+
+impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    /// A `TitledMultiSelectEnumSchemaItemsAnyOfItem` from its required properties (`const`, `title`); the optional ones absent.
+    pub fn new(
+        r#const: impl ::std::convert::Into<::std::string::String>,
+        title: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8330,6 +10272,20 @@ crate::rt::open_object! {
     }
 }
 
+impl TitledSingleSelectEnumSchema {
+    /// A `TitledSingleSelectEnumSchema` from its required properties (`oneOf`); the optional ones absent.
+    pub fn new(one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            one_of,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8347,6 +10303,20 @@ crate::rt::open_object! {
     TitledSingleSelectEnumSchemaOneOfItem {
         r#const: "const",
         title: "title",
+    }
+}
+
+impl TitledSingleSelectEnumSchemaOneOfItem {
+    /// A `TitledSingleSelectEnumSchemaOneOfItem` from its required properties (`const`, `title`); the optional ones absent.
+    pub fn new(
+        r#const: impl ::std::convert::Into<::std::string::String>,
+        title: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
+        Self {
+            r#const: r#const.into(),
+            title: title.into(),
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8422,6 +10392,27 @@ crate::rt::open_object! {
     }
 }
 
+impl Tool {
+    /// A `Tool` from its required properties (`name`, `inputSchema`); the optional ones absent.
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        input_schema: ToolInputSchema,
+    ) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            annotations: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            execution: ::std::option::Option::None,
+            icons: ::std::option::Option::None,
+            input_schema,
+            name: name.into(),
+            output_schema: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Additional properties describing a Tool to clients.
 ///
 /// NOTE: all properties in ToolAnnotations are **hints**.
@@ -8480,6 +10471,20 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolAnnotations {
+    /// A `ToolAnnotations` with no property set.
+    pub fn new() -> Self {
+        Self {
+            destructive_hint: ::std::option::Option::None,
+            idempotent_hint: ::std::option::Option::None,
+            open_world_hint: ::std::option::Option::None,
+            read_only_hint: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Controls tool selection behavior for sampling requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8498,6 +10503,16 @@ pub struct ToolChoice {
 crate::rt::open_object! {
     ToolChoice {
         mode: "mode" optional,
+    }
+}
+
+impl ToolChoice {
+    /// A `ToolChoice` with no property set.
+    pub fn new() -> Self {
+        Self {
+            mode: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8558,6 +10573,16 @@ pub struct ToolExecution {
 crate::rt::open_object! {
     ToolExecution {
         task_support: "taskSupport" optional,
+    }
+}
+
+impl ToolExecution {
+    /// A `ToolExecution` with no property set.
+    pub fn new() -> Self {
+        Self {
+            task_support: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8632,6 +10657,19 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolInputSchema {
+    /// A `ToolInputSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            schema: ::std::option::Option::None,
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8650,6 +10688,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         method: "method",
         params: "params" optional,
+    }
+}
+
+impl ToolListChangedNotification {
+    /// A `ToolListChangedNotification` with no property set.
+    pub fn new() -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            params: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8686,6 +10736,19 @@ crate::rt::open_object! {
         schema: "$schema" optional,
         properties: "properties" optional,
         required: "required" optional,
+    }
+}
+
+impl ToolOutputSchema {
+    /// A `ToolOutputSchema` with no property set.
+    pub fn new() -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            schema: ::std::option::Option::None,
+            properties: ::std::option::Option::None,
+            required: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8741,6 +10804,24 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolResultContent {
+    /// A `ToolResultContent` from its required properties (`toolUseId`, `content`); the optional ones absent.
+    pub fn new(
+        tool_use_id: impl ::std::convert::Into<::std::string::String>,
+        content: ::std::vec::Vec<ContentBlock>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            content,
+            is_error: ::std::option::Option::None,
+            structured_content: ::std::option::Option::None,
+            tool_use_id: tool_use_id.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// A request from the assistant to call a tool.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8777,6 +10858,24 @@ crate::rt::open_object! {
     }
 }
 
+impl ToolUseContent {
+    /// A `ToolUseContent` from its required properties (`id`, `name`, `input`); the optional ones absent.
+    pub fn new(
+        id: impl ::std::convert::Into<::std::string::String>,
+        name: impl ::std::convert::Into<::std::string::String>,
+        input: serde_json::Map<::std::string::String, serde_json::Value>,
+    ) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            meta: ::std::option::Option::None,
+            id: id.into(),
+            input,
+            name: name.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -8796,6 +10895,19 @@ crate::rt::open_object! {
         method: "method",
         id: "id",
         params: "params",
+    }
+}
+
+impl UnsubscribeRequest {
+    /// A `UnsubscribeRequest` from its required properties (`id`, `params`); the optional ones absent.
+    pub fn new(id: RequestId, params: UnsubscribeRequestParams) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            method: ::std::default::Default::default(),
+            id,
+            params,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8820,6 +10932,17 @@ crate::rt::open_object! {
     }
 }
 
+impl UnsubscribeRequestParams {
+    /// A `UnsubscribeRequestParams` from its required properties (`uri`); the optional ones absent.
+    pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
+        Self {
+            meta: ::std::option::Option::None,
+            uri: uri.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/UnsubscribeRequestParams/properties/_meta`.
@@ -8837,6 +10960,16 @@ pub struct UnsubscribeRequestParamsMeta {
 crate::rt::open_object! {
     UnsubscribeRequestParamsMeta {
         progress_token: "progressToken" optional,
+    }
+}
+
+impl UnsubscribeRequestParamsMeta {
+    /// A `UnsubscribeRequestParamsMeta` with no property set.
+    pub fn new() -> Self {
+        Self {
+            progress_token: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8879,6 +11012,22 @@ crate::rt::open_object! {
     }
 }
 
+impl UntitledMultiSelectEnumSchema {
+    /// A `UntitledMultiSelectEnumSchema` from its required properties (`items`); the optional ones absent.
+    pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            items,
+            max_items: ::std::option::Option::None,
+            min_items: ::std::option::Option::None,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
@@ -8897,6 +11046,17 @@ crate::rt::open_object! {
     UntitledMultiSelectEnumSchemaItems {
         r#type: "type",
         r#enum: "enum",
+    }
+}
+
+impl UntitledMultiSelectEnumSchemaItems {
+    /// A `UntitledMultiSelectEnumSchemaItems` from its required properties (`enum`); the optional ones absent.
+    pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            r#enum,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8931,6 +11091,20 @@ crate::rt::open_object! {
     }
 }
 
+impl UntitledSingleSelectEnumSchema {
+    /// A `UntitledSingleSelectEnumSchema` from its required properties (`enum`); the optional ones absent.
+    pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self {
+            r#type: ::std::default::Default::default(),
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            r#enum,
+            title: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 #[doc(alias = "URLElicitationRequiredError")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -8950,6 +11124,18 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         error: "error",
         id: "id" optional,
+    }
+}
+
+impl UrlElicitationRequiredError {
+    /// A `UrlElicitationRequiredError` from its required properties (`error`); the optional ones absent.
+    pub fn new(error: UrlElicitationRequiredErrorError) -> Self {
+        Self {
+            jsonrpc: ::std::default::Default::default(),
+            error,
+            id: ::std::option::Option::None,
+            extra: ::std::default::Default::default(),
+        }
     }
 }
 
@@ -8976,6 +11162,21 @@ crate::rt::open_object! {
     }
 }
 
+impl UrlElicitationRequiredErrorError {
+    /// A `UrlElicitationRequiredErrorError` from its required properties (`message`, `data`); the optional ones absent.
+    pub fn new(
+        message: impl ::std::convert::Into<::std::string::String>,
+        data: UrlElicitationRequiredErrorErrorData,
+    ) -> Self {
+        Self {
+            code: ::std::default::Default::default(),
+            data,
+            message: message.into(),
+            extra: ::std::default::Default::default(),
+        }
+    }
+}
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error/properties/data`.
@@ -8991,5 +11192,15 @@ pub struct UrlElicitationRequiredErrorErrorData {
 crate::rt::open_object! {
     UrlElicitationRequiredErrorErrorData {
         elicitations: "elicitations",
+    }
+}
+
+impl UrlElicitationRequiredErrorErrorData {
+    /// A `UrlElicitationRequiredErrorErrorData` from its required properties (`elicitations`); the optional ones absent.
+    pub fn new(elicitations: ::std::vec::Vec<ElicitRequestUrlParams>) -> Self {
+        Self {
+            elicitations,
+            extra: ::std::default::Default::default(),
+        }
     }
 }

@@ -127,6 +127,7 @@ fn handler_trait(
             format!(
                 " What a server answers in `{version}`: one method per request a client \
                  sends, one `on_*` method per notification. Every method has a default: \
+                 `ping` answers an empty result, as the specification requires; other \
                  requests answer -32601 (method not found) naming the method; \
                  notifications are ignored. Implement the ones you serve."
             ),
@@ -156,11 +157,35 @@ fn handler_trait(
         );
         let param = params_arg(m).map(|t| quote!(params: #t,));
         let result = result_type(m);
+        // Either side must answer `ping` (the specification's "MUST respond promptly with
+        // an empty response"): its default does; every other request's default is -32601.
+        let doc = if method == "tools/call" {
+            format!(
+                "{doc} A tool that runs and fails answers `Ok` with an error result \
+                 (`CallToolResult::error`, `isError: true`), which the model sees; `Err` is \
+                 for a call that cannot be made (an unknown tool: -32602)."
+            )
+        } else {
+            doc
+        };
+        let (doc, body) = if method == "ping" {
+            (
+                format!(
+                    "{doc} Answered with an empty result by default, as the specification requires."
+                ),
+                quote!(async move { Ok(::std::default::Default::default()) }),
+            )
+        } else {
+            (
+                doc,
+                quote!(async move { Err(crate::rt::service::method_not_found(#method)) }),
+            )
+        };
         items.push(quote! {
             #[doc = #doc]
             fn #f(&self, #param cx: RequestContext<#peer>)
                 -> impl ::std::future::Future<Output = ::std::result::Result<#result, crate::rt::jsonrpc::ErrorObject>> + Send {
-                async move { Err(crate::rt::service::method_not_found(#method)) }
+                #body
             }
         });
     }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::build;
 use super::rust::{
     CLOSED_OBJECT, OPEN_OBJECT, UNION_ARMS, WIRE_ENUM, doc_attrs, header, ident, pretty,
 };
@@ -15,9 +16,11 @@ use crate::model::{
     ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef, Variant,
 };
 
-struct Emitter {
+struct Emitter<'m> {
     /// Schema definition name → Rust name, for doc links.
     links: BTreeMap<String, String>,
+    /// The model's types by Rust name (what a shortcut builds must exist).
+    types: build::Types<'m>,
 }
 
 /// The version's `mod.rs`: every type of the model.
@@ -30,7 +33,8 @@ pub(super) fn module_file(model: &Model, source: &str) -> Result<String, Error> 
             Origin::Inline(_) | Origin::Results(_) => None,
         })
         .collect();
-    let em = Emitter { links };
+    let types = model.types.iter().map(|t| (t.name.as_str(), t)).collect();
+    let em = Emitter { links, types };
     let items: Vec<TokenStream> = model.types.iter().map(|t| em.type_def(t)).collect();
     let module_doc = format!(
         " Types of MCP protocol version `{}`, generated from the official schema \
@@ -77,7 +81,7 @@ pub(super) fn consts_file(model: &Model, source: &str) -> Result<String, Error> 
     Ok(header(source, &model.schema_sha256) + &pretty(consts_file, "consts")?)
 }
 
-impl Emitter {
+impl Emitter<'_> {
     fn docs(&self, text: Option<&str>) -> Vec<String> {
         let resolve = |name: &str| self.links.get(name).cloned();
         text.map(|t| docs::render(t, &resolve)).unwrap_or_default()
@@ -264,6 +268,17 @@ impl Emitter {
             .collect();
         let fields = fields.as_slice();
         let serde_impls = self.object_impls(t, fields, additional.is_some());
+        let arg_ty = |f: &Field| {
+            let inner = self.ty(&f.ty);
+            if f.nullable {
+                let inner = self.field_ty(&f.ty);
+                quote!(::std::option::Option<#inner>)
+            } else {
+                inner
+            }
+        };
+        let constructor = build::constructor(t, fields, additional.is_some(), arg_ty);
+        let shortcuts = build::call_tool_result_shortcuts(t, fields, &self.types, arg_ty);
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
             let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
@@ -288,6 +303,8 @@ impl Emitter {
                 #extra
             }
             #serde_impls
+            #constructor
+            #shortcuts
         }
     }
 
@@ -408,6 +425,7 @@ impl Emitter {
         });
         let unknown_entry = unknown.as_ref().map(|u| quote!(..#u));
         let catch_all = unknown.is_some();
+        let shortcuts = build::union_shortcuts(t, variants, &self.types);
         let from_impls = variants
             .iter()
             .filter(|v| variants.iter().filter(|o| o.ty == v.ty).count() == 1)
@@ -442,6 +460,7 @@ impl Emitter {
                 #name { #( #vnames(#vtypes), )* #unknown_entry }
             }
             #( #from_impls )*
+            #shortcuts
         }
     }
 

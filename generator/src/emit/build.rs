@@ -1,0 +1,214 @@
+//! Constructors of the generated types: `new` from a struct's required properties, and
+//! the shortcuts the common values want (`ContentBlock::text`, `CallToolResult::text`,
+//! `::error`, `::structured`). Each shortcut is emitted only where the model has the shape
+//! it builds, so a schema without them (a fixture, a future version) simply has none.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::rust::ident;
+use crate::model::{Field, Kind, TypeDef, TypeRef, Variant};
+
+/// The generated types by Rust name.
+pub(super) type Types<'m> = BTreeMap<&'m str, &'m TypeDef>;
+
+/// The parameters of a struct's `new`: its required properties that are not constants,
+/// the strings first (a name, a URI, a text: what identifies the value), then the rest,
+/// each in field order: `Tool::new(name, input_schema)`.
+fn params(fields: &[Field]) -> impl Iterator<Item = &Field> {
+    let required = || {
+        fields
+            .iter()
+            .filter(|f| f.required && !matches!(f.ty, TypeRef::Const(_)))
+    };
+    required()
+        .filter(|f| takes_into_string(f))
+        .chain(required().filter(|f| !takes_into_string(f)))
+}
+
+/// Whether `f` is passed to `new` as `impl Into<String>`.
+fn takes_into_string(f: &Field) -> bool {
+    f.ty == TypeRef::String && !f.nullable
+}
+
+/// `impl Name { pub fn new(required...) -> Self }`: every optional property absent,
+/// every constant its value, `extra` empty. `ty` spells the type a field's argument takes:
+/// the field's own type, unboxed (a boxed field is boxed here).
+pub(super) fn constructor(
+    t: &TypeDef,
+    fields: &[Field],
+    open: bool,
+    ty: impl Fn(&Field) -> TokenStream,
+) -> TokenStream {
+    let name = ident(&t.name);
+    let args = params(fields).map(|f| {
+        let arg = ident(&f.name);
+        if takes_into_string(f) {
+            quote!(#arg: impl ::std::convert::Into<::std::string::String>)
+        } else {
+            let t = ty(f);
+            quote!(#arg: #t)
+        }
+    });
+    let inits = fields.iter().map(|f| {
+        let field = ident(&f.name);
+        let value = match (&f.ty, f.required) {
+            (TypeRef::Const(_), _) => quote!(::std::default::Default::default()),
+            (_, false) => quote!(::std::option::Option::None),
+            _ if takes_into_string(f) => quote!(#field.into()),
+            (TypeRef::Named(n), true) if crate::overrides::boxed(n) && !f.nullable => {
+                quote!(::std::boxed::Box::new(#field))
+            }
+            _ => return quote!(#field,),
+        };
+        quote!(#field: #value,)
+    });
+    let extra = open.then(|| quote!(extra: ::std::default::Default::default(),));
+    let required: Vec<String> = params(fields).map(|f| format!("`{}`", f.wire)).collect();
+    let doc = match required.as_slice() {
+        [] => format!(" A `{}` with no property set.", t.name),
+        _ => format!(
+            " A `{}` from its required properties ({}); the optional ones absent.",
+            t.name,
+            required.join(", ")
+        ),
+    };
+    let allow = (params(fields).count() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    quote! {
+        impl #name {
+            #[doc = #doc]
+            #allow
+            pub fn new(#( #args ),*) -> Self {
+                Self { #( #inits )* #extra }
+            }
+        }
+    }
+}
+
+/// The arm of `variants` that holds a `TextContent` whose `new` takes its text alone.
+fn text_arm<'v>(variants: &'v [Variant], types: &Types<'_>) -> Option<&'v Variant> {
+    variants.iter().find(|v| {
+        v.ty == TypeRef::Named("TextContent".into())
+            && types.get("TextContent").is_some_and(|t| {
+                let Kind::Struct { fields, .. } = &t.kind else {
+                    return false;
+                };
+                let args: Vec<&Field> = params(fields).collect();
+                matches!(args.as_slice(), [f] if f.wire == "text" && takes_into_string(f))
+            })
+    })
+}
+
+/// `text(..)` on a union with a text arm: `ContentBlock::text("hi")`.
+pub(super) fn union_shortcuts(t: &TypeDef, variants: &[Variant], types: &Types<'_>) -> TokenStream {
+    let Some(arm) = text_arm(variants, types) else {
+        return quote!();
+    };
+    let name = ident(&t.name);
+    let variant = ident(&arm.name);
+    quote! {
+        impl #name {
+            /// A text block: a [`TextContent`] holding `text`, nothing else.
+            pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+                Self::#variant(TextContent::new(text))
+            }
+        }
+    }
+}
+
+/// `text`, `error` and `structured` on a `CallToolResult` whose `content` is a list of a
+/// union with a text arm (and whose other required properties are known).
+pub(super) fn call_tool_result_shortcuts(
+    t: &TypeDef,
+    fields: &[Field],
+    types: &Types<'_>,
+    ty: impl Fn(&Field) -> TokenStream,
+) -> TokenStream {
+    if t.name != "CallToolResult" {
+        return quote!();
+    }
+    let content_union = fields.iter().find_map(|f| match (&f.ty, f.wire.as_str()) {
+        (TypeRef::Array(inner), "content") => match &**inner {
+            TypeRef::Named(n) => types.get(n.as_str()).copied(),
+            _ => None,
+        },
+        _ => None,
+    });
+    let Some(union) = content_union else {
+        return quote!();
+    };
+    let Kind::Union { variants, .. } = &union.kind else {
+        return quote!();
+    };
+    if text_arm(variants, types).is_none() {
+        return quote!();
+    }
+    let union_name = ident(&union.name);
+    // `new`'s arguments: the content, and (2026-07-28 on) `resultType`, which the
+    // specification says a finished call sets to "complete".
+    let mut args = Vec::new();
+    for f in params(fields) {
+        match f.wire.as_str() {
+            "content" => args.push(quote!(::std::vec![#union_name::text(text)])),
+            "resultType" if takes_into_string(f) => args.push(quote!("complete")),
+            _ => return quote!(),
+        }
+    }
+    let error = fields
+        .iter()
+        .find(|f| f.wire == "isError" && !f.required)
+        .map(|f| {
+            let field = ident(&f.name);
+            quote! {
+                /// A tool's own failure, reported to the model: one text block and `isError:
+                /// true`. This, not a JSON-RPC error, is how a tool that ran and failed
+                /// answers; a JSON-RPC error says the call itself could not be made.
+                pub fn error(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+                    let mut result = Self::text(text);
+                    result.#field = ::std::option::Option::Some(true);
+                    result
+                }
+            }
+        });
+    let structured = fields
+        .iter()
+        .find(|f| f.wire == "structuredContent" && !f.required)
+        .and_then(|f| {
+            // The value's JSON text: a `Value` writes itself; a map is an object.
+            let text = match &f.ty {
+                TypeRef::Any => quote!(value.to_string()),
+                TypeRef::Map(inner) if **inner == TypeRef::Any => {
+                    quote!(serde_json::Value::Object(value.clone()).to_string())
+                }
+                _ => return None,
+            };
+            Some((f, text))
+        })
+        .map(|(f, text)| {
+            let field = ident(&f.name);
+            let value_ty = ty(f);
+            quote! {
+                /// Structured output: `value` as `structuredContent`, and its JSON text as a
+                /// text block, for clients that read only `content` (as the specification
+                /// recommends).
+                pub fn structured(value: #value_ty) -> Self {
+                    let mut result = Self::text(#text);
+                    result.#field = ::std::option::Option::Some(value);
+                    result
+                }
+            }
+        });
+    let name = ident(&t.name);
+    quote! {
+        impl #name {
+            /// A result of one text block.
+            pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
+                Self::new(#( #args ),*)
+            }
+            #error
+            #structured
+        }
+    }
+}
