@@ -350,7 +350,9 @@ pub enum UnknownMethods {
     Keep,
 }
 
-/// Decoding options.
+/// Decoding options. The default rejects unknown methods and batches; each version's
+/// `methods::OPTIONS` has that version's own (batches in 2025-03-26), and its
+/// `decode_from_*` / `receive_from_*` functions use them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Options {
     /// What to do with unknown methods.

@@ -351,6 +351,34 @@ async fn batches_are_answered_with_batches_where_allowed() {
     assert_eq!(reply[0], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
     assert_eq!(reply[1]["error"]["code"], -32601);
     assert_eq!(reply.as_array().unwrap().len(), 2);
+
+    // A bad element is answered with its own error; the others are still served.
+    let batch = r#"[5,
+                    {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}},
+                    {"jsonrpc":"2.0","id":4,"method":"ping"}]"#;
+    let reply = old::handlers::serve_client_message(&Pinger, &Open, &back, batch.as_bytes())
+        .await
+        .unwrap();
+    let reply: Value = serde_json::from_str(&reply).unwrap();
+    assert_eq!(
+        (reply[0]["id"].clone(), reply[0]["error"]["code"].clone()),
+        (Value::Null, json!(-32600)),
+        "{reply}"
+    );
+    assert_eq!(
+        (reply[1]["id"].clone(), reply[1]["error"]["code"].clone()),
+        (json!(3), json!(-32602)),
+        "{reply}"
+    );
+    assert_eq!(reply[2], json!({"jsonrpc": "2.0", "id": 4, "result": {}}));
+    assert_eq!(reply.as_array().unwrap().len(), 3);
+
+    // An empty batch is one invalid request, not an empty answer.
+    let reply = old::handlers::serve_client_message(&Pinger, &Open, &back, b"[]")
+        .await
+        .unwrap();
+    let reply: Value = serde_json::from_str(&reply).unwrap();
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
 }
 
 #[tokio::test]

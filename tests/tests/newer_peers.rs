@@ -82,6 +82,42 @@ fn the_same_result_decodes_alike_through_a_whole_response() {
     };
     assert_eq!(strict::issues(outcome).len(), 1);
     assert_eq!(serde_json::to_value(&message).unwrap(), response);
+
+    // In one call, as a client receives it: the result decoded by the method of the
+    // request it answers.
+    use mcp_spec_types::rt::jsonrpc::{Id, Incoming};
+    let incoming = m::receive_from_server(&bytes, UnknownMethods::Reject, |id| {
+        (*id == Id::Integer(7)).then_some(m::Method::CallTool)
+    })
+    .unwrap();
+    let Incoming::Result {
+        id,
+        result: Ok(m::ServerResult::CallTool(received)),
+        ..
+    } = incoming
+    else {
+        panic!("a decoded tools/call result: {incoming:?}")
+    };
+    assert_eq!((id, &received), (Id::Integer(7), outcome));
+}
+
+#[test]
+fn each_version_has_options_that_say_whether_it_has_batches() {
+    use mcp_spec_types::*;
+    assert!(v2025_03_26::methods::OPTIONS.batches);
+    for options in [
+        v2024_11_05::methods::OPTIONS,
+        v2025_06_18::methods::OPTIONS,
+        v2025_11_25::methods::OPTIONS,
+        v2026_07_28::methods::OPTIONS,
+    ] {
+        assert!(!options.batches);
+    }
+    let batch = br#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#;
+    assert!(v2025_03_26::methods::receive_from_client(batch, Default::default(), |_| None).is_ok());
+    assert!(
+        v2025_06_18::methods::receive_from_client(batch, Default::default(), |_| None).is_err()
+    );
 }
 
 /// `value`, decoded tolerantly as the type `name` of `h`'s version, is written back as it

@@ -908,6 +908,58 @@ pub type ClientMessage = crate::rt::jsonrpc::Message<ClientRequest, ClientNotifi
 /// What a client receives: server requests and notifications, responses to its own requests.
 pub type ServerMessage = crate::rt::jsonrpc::Message<ServerRequest, ServerNotification>;
 
+/// This version's decoding options: unknown methods rejected, batches as the
+/// version allows them. (`Options::default()` allows no batch: right for every
+/// version but 2025-03-26; these are right for this one.)
+pub const OPTIONS: crate::rt::jsonrpc::Options = crate::rt::jsonrpc::Options {
+    unknown_methods: crate::rt::jsonrpc::UnknownMethods::Reject,
+    batches: BATCHES,
+};
+
+/// What a server receives, its responses included: a client's request or
+/// notification, or the response to a request the server sent, its result decoded
+/// by the method `method_of` gives for the response's id (`None`: the raw result
+/// is kept, as [`decode_from_client`] keeps it).
+pub fn receive_from_client(
+    bytes: impl AsRef<[u8]>,
+    unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+    method_of: impl FnMut(&crate::rt::jsonrpc::Id) -> ::std::option::Option<Method>,
+) -> ::std::result::Result<
+    crate::rt::jsonrpc::Incoming<ClientRequest, ClientNotification, ClientResult>,
+    crate::rt::jsonrpc::ProtocolError,
+> {
+    crate::rt::jsonrpc::receive_typed(
+        bytes.as_ref(),
+        crate::rt::jsonrpc::Options {
+            unknown_methods,
+            batches: BATCHES,
+        },
+        method_of,
+    )
+}
+
+/// What a client receives, its responses included: a server's request or
+/// notification, or the response to a request the client sent, its result decoded
+/// by the method `method_of` gives for the response's id (`None`: the raw result
+/// is kept, as [`decode_from_server`] keeps it).
+pub fn receive_from_server(
+    bytes: impl AsRef<[u8]>,
+    unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+    method_of: impl FnMut(&crate::rt::jsonrpc::Id) -> ::std::option::Option<Method>,
+) -> ::std::result::Result<
+    crate::rt::jsonrpc::Incoming<ServerRequest, ServerNotification, ServerResult>,
+    crate::rt::jsonrpc::ProtocolError,
+> {
+    crate::rt::jsonrpc::receive_typed(
+        bytes.as_ref(),
+        crate::rt::jsonrpc::Options {
+            unknown_methods,
+            batches: BATCHES,
+        },
+        method_of,
+    )
+}
+
 /// Decodes a message a client sent (see [`crate::rt::jsonrpc`] for the rules).
 pub fn decode_from_client(
     bytes: impl AsRef<[u8]>,
