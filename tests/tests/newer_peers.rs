@@ -104,15 +104,17 @@ fn the_same_result_decodes_alike_through_a_whole_response() {
 #[test]
 fn each_version_has_options_that_say_whether_it_has_batches() {
     use mcp_spec_types::*;
-    assert!(v2025_03_26::methods::OPTIONS.batches);
-    for options in [
+    let batches: Vec<bool> = [
         v2024_11_05::methods::OPTIONS,
+        v2025_03_26::methods::OPTIONS,
         v2025_06_18::methods::OPTIONS,
         v2025_11_25::methods::OPTIONS,
         v2026_07_28::methods::OPTIONS,
-    ] {
-        assert!(!options.batches);
-    }
+    ]
+    .iter()
+    .map(|o| o.batches)
+    .collect();
+    assert_eq!(batches, [false, true, false, false, false]);
     let batch = br#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#;
     assert!(v2025_03_26::methods::receive_from_client(batch, Default::default(), |_| None).is_ok());
     assert!(
