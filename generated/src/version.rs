@@ -118,3 +118,96 @@ impl ProtocolVersion {
             })
     }
 }
+
+/// The initialize era's order, enforced for a server: a [`Policy`](crate::rt::service::Policy)
+/// to opt into (the default, [`Open`](crate::rt::service::Open), enforces nothing). Before
+/// `initialize`, only `ping` is served; any other request is refused with -32600 naming
+/// it, and notifications are dropped. A second `initialize` is refused likewise. One
+/// value per connection: it remembers whether `initialize` came.
+#[derive(Debug, Default)]
+pub struct InitializeFirst {
+    initialized: std::sync::atomic::AtomicBool,
+}
+
+impl InitializeFirst {
+    /// A connection on which nothing has come yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl crate::rt::service::Policy for InitializeFirst {
+    fn check_request(
+        &self,
+        method: &str,
+        _meta: Option<&crate::rt::service::Meta>,
+    ) -> Result<(), crate::rt::jsonrpc::ErrorObject> {
+        use crate::rt::jsonrpc::ErrorObject;
+        use std::sync::atomic::Ordering;
+        match method {
+            "ping" => Ok(()),
+            "initialize" if self.initialized.swap(true, Ordering::SeqCst) => Err(
+                ErrorObject::invalid_request("`initialize` came a second time on this connection"),
+            ),
+            "initialize" => Ok(()),
+            _ if self.initialized.load(Ordering::SeqCst) => Ok(()),
+            other => Err(ErrorObject::invalid_request(format!(
+                "`{other}` before `initialize`: only `ping` may come first"
+            ))),
+        }
+    }
+
+    fn check_notification(&self, _method: &str, _meta: Option<&crate::rt::service::Meta>) -> bool {
+        self.initialized.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// The discover era's rule, enforced for a server: a [`Policy`](crate::rt::service::Policy)
+/// that refuses every request whose `_meta` does not carry a protocol version the server
+/// supports ([`PROTOCOL_VERSION_META_KEY`]), with the `UnsupportedProtocolVersionError`
+/// the schema defines: -32022 and `data: {"supported": [...], "requested": "..."}`.
+#[derive(Debug, Clone)]
+pub struct RequireVersion {
+    supported: Vec<ProtocolVersion>,
+}
+
+impl RequireVersion {
+    /// Accepts the discover-era versions among `supported`.
+    pub fn new(supported: &[ProtocolVersion]) -> Self {
+        RequireVersion {
+            supported: supported
+                .iter()
+                .copied()
+                .filter(|v| v.era() == Era::Discover)
+                .collect(),
+        }
+    }
+}
+
+impl crate::rt::service::Policy for RequireVersion {
+    fn check_request(
+        &self,
+        _method: &str,
+        meta: Option<&crate::rt::service::Meta>,
+    ) -> Result<(), crate::rt::jsonrpc::ErrorObject> {
+        let requested = meta.and_then(|m| m.get(PROTOCOL_VERSION_META_KEY));
+        let requested = requested
+            .as_ref()
+            .and_then(crate::rt::serde_json::Value::as_str)
+            .unwrap_or("");
+        match ProtocolVersion::check_request(requested, &self.supported) {
+            Ok(_) => Ok(()),
+            Err(_) => {
+                let supported: Vec<&str> = self.supported.iter().map(|v| v.as_str()).collect();
+                Err(crate::rt::jsonrpc::ErrorObject::new(
+                    -32022,
+                    format!("unsupported protocol version `{requested}`"),
+                )
+                .with_data(crate::rt::serde_json::json!({
+                    "supported": supported,
+                    "requested": requested,
+                })))
+            }
+        }
+    }
+}

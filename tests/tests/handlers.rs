@@ -469,3 +469,93 @@ async fn request_meta_is_added_to_every_request_and_seen_by_the_handler() {
     peer.list_tools(None).await.unwrap();
     assert_eq!(*handler.0.lock().unwrap(), Some(meta));
 }
+
+#[tokio::test]
+async fn the_initialize_first_policy_keeps_the_lifecycle_order() {
+    use mcp_spec_types::version::InitializeFirst;
+    struct Init;
+    impl ServerHandler for Init {
+        async fn initialize(
+            &self,
+            _params: v::InitializeRequestParams,
+            _cx: RequestContext<ClientPeer>,
+        ) -> Result<v::InitializeResult, ErrorObject> {
+            Ok(v::InitializeResult::new(
+                "2025-06-18",
+                v::ServerCapabilities::default(),
+                v::Implementation::new("s", "1"),
+            ))
+        }
+    }
+    let policy = InitializeFirst::new();
+    let back = ClientPeer(Peer::new(Unused));
+    let send = |text: &'static str| {
+        let (policy, back) = (&policy, &back);
+        async move {
+            v::handlers::serve_client_message(&Init, policy, back, text.as_bytes())
+                .await
+                .map(|r| serde_json::from_str::<Value>(&r).unwrap())
+        }
+    };
+    let init = r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+
+    // Before `initialize`: ping is served, anything else refused, notifications dropped.
+    let pong = send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).await;
+    assert_eq!(pong.unwrap()["result"], json!({}));
+    let early = send(r#"{"jsonrpc":"2.0","id":9,"method":"tools/list"}"#)
+        .await
+        .unwrap();
+    assert_eq!(early["error"]["code"], -32600, "{early}");
+    assert!(
+        early["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("tools/list")
+    );
+
+    let answer = send(init).await.unwrap();
+    assert_eq!(
+        answer["result"]["protocolVersion"], "2025-06-18",
+        "{answer}"
+    );
+    // After it: served as usual (here the default -32601), and no second `initialize`.
+    let later = send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#)
+        .await
+        .unwrap();
+    assert_eq!(later["error"]["code"], -32601, "{later}");
+    let again = send(init).await.unwrap();
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+}
+
+#[tokio::test]
+async fn the_require_version_policy_answers_unsupported_versions_as_the_schema_says() {
+    use mcp_spec_types::ProtocolVersion;
+    use mcp_spec_types::v2026_07_28 as n;
+    use mcp_spec_types::version::RequireVersion;
+    struct Tools;
+    impl n::handlers::ServerHandler for Tools {}
+    let policy = RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
+    let back = n::handlers::ClientPeer(Peer::new(Unused));
+    let ask = |version: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"{version}","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+        )
+    };
+    let ok =
+        n::handlers::serve_client_message(&Tools, &policy, &back, ask("2026-07-28").as_bytes())
+            .await
+            .unwrap();
+    // Let through to the handler (which implements nothing: -32601).
+    let ok: Value = serde_json::from_str(&ok).unwrap();
+    assert_eq!(ok["error"]["code"], -32601, "{ok}");
+    let refused =
+        n::handlers::serve_client_message(&Tools, &policy, &back, ask("2099-01-01").as_bytes())
+            .await
+            .unwrap();
+    let refused: Value = serde_json::from_str(&refused).unwrap();
+    assert_eq!(refused["error"]["code"], -32022, "{refused}");
+    assert_eq!(
+        refused["error"]["data"],
+        json!({"supported": ["2026-07-28"], "requested": "2099-01-01"})
+    );
+}

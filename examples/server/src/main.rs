@@ -17,7 +17,7 @@ use std::time::Duration;
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::Request;
-use mcp_spec_types::rt::service::{Meta, Open, Peer, Policy, RequestContext};
+use mcp_spec_types::rt::service::{Meta, Open, Peer, RequestContext};
 use mcp_spec_types::version::PROTOCOL_VERSION_META_KEY;
 use mcp_stdio::{Link, LinkTransport};
 use serde_json::{Map, Value, json};
@@ -311,33 +311,11 @@ mod era_2026_07_28 {
         }
     }
 
-    /// The discover era's policy: every request must carry a version this server speaks.
-    pub struct RequireVersion;
-
-    impl Policy for RequireVersion {
-        fn check_request(&self, _method: &str, meta: Option<&Meta>) -> Result<(), ErrorObject> {
-            let requested = meta.and_then(|m| m.get(PROTOCOL_VERSION_META_KEY));
-            let requested = requested.as_ref().and_then(Value::as_str).unwrap_or("");
-            ProtocolVersion::check_request(requested, &[ProtocolVersion::V2026_07_28])
-                .map(|_| ())
-                .map_err(|_| {
-                    ErrorObject::new(
-                        -32022,
-                        format!("unsupported protocol version `{requested}`"),
-                    )
-                    .with_data(json!({"supported": ["2026-07-28"], "requested": requested}))
-                })
-        }
-    }
-
     pub async fn serve(peer: Peer, line: &str) -> Option<String> {
-        v::handlers::serve_client_message(
-            &Handler,
-            &RequireVersion,
-            &ClientPeer(peer),
-            line.as_bytes(),
-        )
-        .await
+        // The discover era's rule: every request carries a version this server speaks.
+        let policy = mcp_spec_types::version::RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
+        v::handlers::serve_client_message(&Handler, &policy, &ClientPeer(peer), line.as_bytes())
+            .await
     }
 }
 
