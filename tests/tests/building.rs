@@ -143,3 +143,69 @@ fn the_crate_re_exports_the_serde_it_implements() {
     fn is_serialize<T: mcp_spec_types::serde::Serialize>(_: &T) {}
     is_serialize(&block);
 }
+
+/// The arguments of a tool, as a Rust type.
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct WeatherArgs {
+    /// The city.
+    city: String,
+    /// How many days ahead.
+    days: Option<u8>,
+}
+
+/// What the tool returns as structured content.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Forecast {
+    summary: String,
+}
+
+#[test]
+fn tool_schemas_come_from_rust_types_and_arguments_decode_into_them() {
+    use mcp_spec_types::v2025_11_25 as m;
+    let tool = m::Tool::for_input::<WeatherArgs>("weather")
+        .unwrap()
+        .with_output::<Forecast>()
+        .unwrap();
+    let v = serde_json::to_value(&tool).unwrap();
+    assert_eq!(v["name"], "weather");
+    assert_eq!(v["inputSchema"]["type"], "object", "{v}");
+    assert_eq!(
+        v["inputSchema"]["properties"]["city"]["type"], "string",
+        "{v}"
+    );
+    assert_eq!(v["inputSchema"]["required"], json!(["city"]), "{v}");
+    assert_eq!(v["outputSchema"]["required"], json!(["summary"]), "{v}");
+    // The tool decodes back strictly: its schema is a valid `inputSchema`.
+    let back: m::Tool = strict::from_str(&v.to_string()).unwrap();
+    assert_eq!(back, tool);
+
+    // A schema that is not an object's cannot be an input schema.
+    assert!(m::Tool::for_input::<String>("x").is_err());
+
+    let params: m::CallToolRequestParams = strict::from_str(
+        &json!({"name": "weather", "arguments": {"city": "Oslo", "days": 2}}).to_string(),
+    )
+    .unwrap();
+    assert_eq!(
+        params.arguments_as::<WeatherArgs>().unwrap(),
+        WeatherArgs {
+            city: "Oslo".into(),
+            days: Some(2)
+        }
+    );
+    let bad: m::CallToolRequestParams =
+        strict::from_str(&json!({"name": "weather", "arguments": {"city": 5}}).to_string())
+            .unwrap();
+    let e = bad.arguments_as::<WeatherArgs>().unwrap_err();
+    assert_eq!(e.path(), "city");
+    assert_eq!(ErrorObject::invalid_params(e.to_string()).code, -32602);
+    // No arguments at all: an empty object.
+    let none: m::CallToolRequestParams =
+        strict::from_str(&json!({"name": "weather"}).to_string()).unwrap();
+    assert!(
+        none.arguments_as::<WeatherArgs>()
+            .unwrap_err()
+            .to_string()
+            .contains("city")
+    );
+}

@@ -1262,6 +1262,18 @@ impl CallToolRequestParams {
     }
 }
 
+impl CallToolRequestParams {
+    /// The arguments decoded as `T` (absent arguments as an empty object), with the
+    /// path of whatever does not fit; a handler answers that error with
+    /// `ErrorObject::invalid_params(e.to_string())` (-32602).
+    pub fn arguments_as<T: serde::de::DeserializeOwned>(
+        &self,
+    ) -> ::std::result::Result<T, crate::rt::path::DecodeError> {
+        let arguments = self.arguments.clone().unwrap_or_default();
+        crate::rt::path::from_value(serde_json::Value::Object(arguments))
+    }
+}
+
 /// The server's response to a tool call.
 ///
 /// Any errors that originate from the tool SHOULD be reported inside the result
@@ -5925,6 +5937,22 @@ impl Tool {
             name: name.into(),
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl Tool {
+    /// A tool named `name` whose input schema is `Args`'s JSON Schema, as `schemars`
+    /// derives it; decode a call's arguments into `Args` with
+    /// `CallToolRequestParams::arguments_as`. An error if the schema is not one of
+    /// an object (`Args` is not a struct or a map).
+    pub fn for_input<Args: schemars::JsonSchema>(
+        name: impl ::std::convert::Into<::std::string::String>,
+    ) -> ::std::result::Result<Self, crate::rt::path::DecodeError> {
+        let schema = schemars::SchemaGenerator::default().into_root_schema_for::<Args>();
+        ::std::result::Result::Ok(
+            Self::new(name, crate::rt::path::from_value(schema.to_value())?),
+        )
     }
 }
 

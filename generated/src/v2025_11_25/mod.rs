@@ -2067,6 +2067,18 @@ impl CallToolRequestParams {
     }
 }
 
+impl CallToolRequestParams {
+    /// The arguments decoded as `T` (absent arguments as an empty object), with the
+    /// path of whatever does not fit; a handler answers that error with
+    /// `ErrorObject::invalid_params(e.to_string())` (-32602).
+    pub fn arguments_as<T: serde::de::DeserializeOwned>(
+        &self,
+    ) -> ::std::result::Result<T, crate::rt::path::DecodeError> {
+        let arguments = self.arguments.clone().unwrap_or_default();
+        crate::rt::path::from_value(serde_json::Value::Object(arguments))
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CallToolRequestParams/properties/_meta`.
@@ -10410,6 +10422,36 @@ impl Tool {
             title: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl Tool {
+    /// A tool named `name` whose input schema is `Args`'s JSON Schema, as `schemars`
+    /// derives it; decode a call's arguments into `Args` with
+    /// `CallToolRequestParams::arguments_as`. An error if the schema is not one of
+    /// an object (`Args` is not a struct or a map).
+    pub fn for_input<Args: schemars::JsonSchema>(
+        name: impl ::std::convert::Into<::std::string::String>,
+    ) -> ::std::result::Result<Self, crate::rt::path::DecodeError> {
+        let schema = schemars::SchemaGenerator::default().into_root_schema_for::<Args>();
+        ::std::result::Result::Ok(
+            Self::new(name, crate::rt::path::from_value(schema.to_value())?),
+        )
+    }
+    /// This tool with `Out`'s JSON Schema as its output schema (the shape of
+    /// its `structuredContent`).
+    pub fn with_output<Out: schemars::JsonSchema>(
+        mut self,
+    ) -> ::std::result::Result<Self, crate::rt::path::DecodeError> {
+        self.output_schema = ::std::option::Option::Some(
+            crate::rt::path::from_value(
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<Out>()
+                    .to_value(),
+            )?,
+        );
+        ::std::result::Result::Ok(self)
     }
 }
 

@@ -212,3 +212,81 @@ pub(super) fn call_tool_result_shortcuts(
         }
     }
 }
+
+/// `Tool::for_input::<Args>(name)` (with the `schemars` feature): a tool whose input
+/// schema is the JSON Schema of a Rust type; `with_output::<Out>()` where the version has
+/// output schemas.
+pub(super) fn tool_shortcuts(t: &TypeDef, fields: &[Field]) -> TokenStream {
+    if t.name != "Tool" {
+        return quote!();
+    }
+    let args: Vec<&Field> = params(fields).collect();
+    let [name, input] = args.as_slice() else {
+        return quote!();
+    };
+    if name.wire != "name" || !takes_into_string(name) || input.wire != "inputSchema" {
+        return quote!();
+    }
+    let output = fields
+        .iter()
+        .find(|f| f.wire == "outputSchema" && !f.required)
+        .map(|f| {
+            let field = ident(&f.name);
+            quote! {
+                /// This tool with `Out`'s JSON Schema as its output schema (the shape of
+                /// its `structuredContent`).
+                pub fn with_output<Out: schemars::JsonSchema>(
+                    mut self,
+                ) -> ::std::result::Result<Self, crate::rt::path::DecodeError> {
+                    self.#field = ::std::option::Option::Some(crate::rt::path::from_value(
+                        schemars::SchemaGenerator::default().into_root_schema_for::<Out>().to_value(),
+                    )?);
+                    ::std::result::Result::Ok(self)
+                }
+            }
+        });
+    quote! {
+        #[cfg(feature = "schemars")]
+        impl Tool {
+            /// A tool named `name` whose input schema is `Args`'s JSON Schema, as `schemars`
+            /// derives it; decode a call's arguments into `Args` with
+            /// `CallToolRequestParams::arguments_as`. An error if the schema is not one of
+            /// an object (`Args` is not a struct or a map).
+            pub fn for_input<Args: schemars::JsonSchema>(
+                name: impl ::std::convert::Into<::std::string::String>,
+            ) -> ::std::result::Result<Self, crate::rt::path::DecodeError> {
+                let schema = schemars::SchemaGenerator::default().into_root_schema_for::<Args>();
+                ::std::result::Result::Ok(Self::new(name, crate::rt::path::from_value(schema.to_value())?))
+            }
+            #output
+        }
+    }
+}
+
+/// `CallToolRequestParams::arguments_as::<T>()`: the arguments decoded into a Rust type.
+pub(super) fn call_tool_params_shortcuts(t: &TypeDef, fields: &[Field]) -> TokenStream {
+    if t.name != "CallToolRequestParams" {
+        return quote!();
+    }
+    let Some(arguments) = fields.iter().find(|f| {
+        f.wire == "arguments"
+            && !f.required
+            && matches!(&f.ty, TypeRef::Map(inner) if **inner == TypeRef::Any)
+    }) else {
+        return quote!();
+    };
+    let field = ident(&arguments.name);
+    quote! {
+        impl CallToolRequestParams {
+            /// The arguments decoded as `T` (absent arguments as an empty object), with the
+            /// path of whatever does not fit; a handler answers that error with
+            /// `ErrorObject::invalid_params(e.to_string())` (-32602).
+            pub fn arguments_as<T: serde::de::DeserializeOwned>(
+                &self,
+            ) -> ::std::result::Result<T, crate::rt::path::DecodeError> {
+                let arguments = self.#field.clone().unwrap_or_default();
+                crate::rt::path::from_value(serde_json::Value::Object(arguments))
+            }
+        }
+    }
+}

@@ -278,7 +278,11 @@ impl Emitter<'_> {
             }
         };
         let constructor = build::constructor(t, fields, additional.is_some(), arg_ty);
-        let shortcuts = build::call_tool_result_shortcuts(t, fields, &self.types, arg_ty);
+        let shortcuts = [
+            build::call_tool_result_shortcuts(t, fields, &self.types, arg_ty),
+            build::tool_shortcuts(t, fields),
+            build::call_tool_params_shortcuts(t, fields),
+        ];
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
             let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
@@ -304,7 +308,7 @@ impl Emitter<'_> {
             }
             #serde_impls
             #constructor
-            #shortcuts
+            #( #shortcuts )*
         }
     }
 
