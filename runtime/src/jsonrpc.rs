@@ -198,6 +198,14 @@ impl ErrorObject {
     }
 }
 
+/// A value that did not decode (a tool's arguments, say) is -32602 with its path, so a
+/// handler can use `?` on [`path::from_value`] and the like.
+impl From<DecodeError> for ErrorObject {
+    fn from(e: DecodeError) -> Self {
+        ErrorObject::invalid_params(e.to_string())
+    }
+}
+
 /// The `result` of a response as it came: JSON text, checked (see the
 /// [module docs](self)), not yet decoded: only the method of the request it answers says
 /// what it is ([`decode_result`], the version's `ServerResult::decode`).

@@ -89,19 +89,22 @@ fn call_tool_results_have_shortcuts_in_every_version() {
         unreachable!()
     };
     encodes_as(
-        &c::CallToolResult::structured(map.clone()),
+        &c::CallToolResult::structured(&map).unwrap(),
         json!({
             "content": [{"type": "text", "text": value.to_string()}],
             "structuredContent": value
         }),
     );
     encodes_as(
-        &m::CallToolResult::structured(map),
+        &m::CallToolResult::structured(&map).unwrap(),
         json!({
             "content": [{"type": "text", "text": value.to_string()}],
             "structuredContent": value
         }),
     );
+
+    // Before 2026-07-28 structured content is an object.
+    assert!(m::CallToolResult::structured(&[1, 2]).is_err());
 
     // 2026-07-28 requires `resultType`: a finished call says "complete".
     encodes_as(
@@ -109,7 +112,7 @@ fn call_tool_results_have_shortcuts_in_every_version() {
         json!({"content": [{"type": "text", "text": "no such file"}], "isError": true, "resultType": "complete"}),
     );
     encodes_as(
-        &n::CallToolResult::structured(json!([1, 2])),
+        &n::CallToolResult::structured(&[1, 2]).unwrap(),
         json!({"content": [{"type": "text", "text": "[1,2]"}], "resultType": "complete", "structuredContent": [1, 2]}),
     );
 }

@@ -1512,13 +1512,18 @@ impl CallToolResult {
         result.is_error = ::std::option::Option::Some(true);
         result
     }
-    /// Structured output: `value` as `structuredContent`, and its JSON text as a
-    /// text block, for clients that read only `content` (as the specification
-    /// recommends).
-    pub fn structured(value: serde_json::Value) -> Self {
+    /// Structured output: `value` encoded as `structuredContent`, and its JSON
+    /// text as a text block, for clients that read only `content` (as the
+    /// specification recommends). An error if `value` does not encode as
+    /// JSON (or, where the version requires one, as an object).
+    pub fn structured<T: serde::Serialize + ?Sized>(
+        value: &T,
+    ) -> ::std::result::Result<Self, crate::rt::path::DecodeError> {
+        let value = serde_json::to_value(value)
+            .map_err(crate::rt::path::DecodeError::custom)?;
         let mut result = Self::text(value.to_string());
         result.structured_content = ::std::option::Option::Some(value);
-        result
+        ::std::result::Result::Ok(result)
     }
 }
 

@@ -124,7 +124,6 @@ pub(super) fn call_tool_result_shortcuts(
     t: &TypeDef,
     fields: &[Field],
     types: &Types<'_>,
-    ty: impl Fn(&Field) -> TokenStream,
 ) -> TokenStream {
     if t.name != "CallToolResult" {
         return quote!();
@@ -176,27 +175,35 @@ pub(super) fn call_tool_result_shortcuts(
         .iter()
         .find(|f| f.wire == "structuredContent" && !f.required)
         .and_then(|f| {
-            // The value's JSON text: a `Value` writes itself; a map is an object.
-            let text = match &f.ty {
-                TypeRef::Any => quote!(value.to_string()),
-                TypeRef::Map(inner) if **inner == TypeRef::Any => {
-                    quote!(serde_json::Value::Object(value.clone()).to_string())
-                }
+            // What the field holds: any JSON value, or (before 2026-07-28) an object.
+            let held = match &f.ty {
+                TypeRef::Any => quote!(value),
+                TypeRef::Map(inner) if **inner == TypeRef::Any => quote! {
+                    match value {
+                        serde_json::Value::Object(map) => map,
+                        _ => return ::std::result::Result::Err(crate::rt::path::DecodeError::custom(
+                            "structured content must be a JSON object",
+                        )),
+                    }
+                },
                 _ => return None,
             };
-            Some((f, text))
+            Some((f, held))
         })
-        .map(|(f, text)| {
+        .map(|(f, held)| {
             let field = ident(&f.name);
-            let value_ty = ty(f);
             quote! {
-                /// Structured output: `value` as `structuredContent`, and its JSON text as a
-                /// text block, for clients that read only `content` (as the specification
-                /// recommends).
-                pub fn structured(value: #value_ty) -> Self {
-                    let mut result = Self::text(#text);
-                    result.#field = ::std::option::Option::Some(value);
-                    result
+                /// Structured output: `value` encoded as `structuredContent`, and its JSON
+                /// text as a text block, for clients that read only `content` (as the
+                /// specification recommends). An error if `value` does not encode as
+                /// JSON (or, where the version requires one, as an object).
+                pub fn structured<T: serde::Serialize + ?Sized>(
+                    value: &T,
+                ) -> ::std::result::Result<Self, crate::rt::path::DecodeError> {
+                    let value = serde_json::to_value(value).map_err(crate::rt::path::DecodeError::custom)?;
+                    let mut result = Self::text(value.to_string());
+                    result.#field = ::std::option::Option::Some(#held);
+                    ::std::result::Result::Ok(result)
                 }
             }
         });

@@ -279,7 +279,7 @@ impl Emitter<'_> {
         };
         let constructor = build::constructor(t, fields, additional.is_some(), arg_ty);
         let shortcuts = [
-            build::call_tool_result_shortcuts(t, fields, &self.types, arg_ty),
+            build::call_tool_result_shortcuts(t, fields, &self.types),
             build::tool_shortcuts(t, fields),
             build::call_tool_params_shortcuts(t, fields),
         ];
