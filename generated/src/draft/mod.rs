@@ -57,10 +57,7 @@ impl Annotations {
     /// A `Annotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            last_modified: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1022,12 +1019,9 @@ impl AudioContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1063,8 +1057,7 @@ impl BaseMetadata {
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1102,11 +1095,9 @@ impl BlobResourceContents {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             blob: blob.into(),
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1139,11 +1130,7 @@ impl BooleanSchema {
     /// A `BooleanSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1409,11 +1396,8 @@ impl CallToolRequestParams {
     ) -> Self {
         Self {
             meta,
-            arguments: ::std::option::Option::None,
-            input_responses: ::std::option::Option::None,
             name: name.into(),
-            request_state: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1489,12 +1473,9 @@ impl CallToolResult {
         content: ::std::vec::Vec<ContentBlock>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             content,
-            is_error: ::std::option::Option::None,
             result_type: result_type.into(),
-            structured_content: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1685,12 +1666,7 @@ impl ClientCapabilities {
     /// A `ClientCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            elicitation: ::std::option::Option::None,
-            experimental: ::std::option::Option::None,
-            extensions: ::std::option::Option::None,
-            roots: ::std::option::Option::None,
-            sampling: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1721,9 +1697,7 @@ impl ClientCapabilitiesElicitation {
     /// A `ClientCapabilitiesElicitation` with no property set.
     pub fn new() -> Self {
         Self {
-            form: ::std::option::Option::None,
-            url: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1757,9 +1731,7 @@ impl ClientCapabilitiesSampling {
     /// A `ClientCapabilitiesSampling` with no property set.
     pub fn new() -> Self {
         Self {
-            context: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1873,7 +1845,7 @@ impl CompleteRequestParamsArgument {
         Self {
             name: name.into(),
             value: value.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1904,8 +1876,7 @@ impl CompleteRequestParamsContext {
     /// A `CompleteRequestParamsContext` with no property set.
     pub fn new() -> Self {
         Self {
-            arguments: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2021,10 +1992,9 @@ impl CompleteResult {
         completion: CompleteResultCompletion,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             completion,
             result_type: result_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2058,10 +2028,8 @@ impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
     pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            has_more: ::std::option::Option::None,
-            total: ::std::option::Option::None,
             values,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2274,9 +2242,8 @@ impl CreateMessageRequest {
     /// A `CreateMessageRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2345,17 +2312,9 @@ impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
     pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
         Self {
-            include_context: ::std::option::Option::None,
             max_tokens,
             messages,
-            metadata: ::std::option::Option::None,
-            model_preferences: ::std::option::Option::None,
-            stop_sequences: ::std::option::Option::None,
-            system_prompt: ::std::option::Option::None,
-            temperature: ::std::option::Option::None,
-            tool_choice: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2950,10 +2909,9 @@ impl ElicitRequestFormParams {
         requested_schema: ElicitRequestFormParamsRequestedSchema,
     ) -> Self {
         Self {
-            mode: ::std::default::Default::default(),
             message: message.into(),
             requested_schema,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2997,11 +2955,8 @@ impl ElicitRequestFormParamsRequestedSchema {
         >,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            schema: ::std::option::Option::None,
             properties,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3117,10 +3072,9 @@ impl ElicitRequestUrlParams {
         url: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            mode: ::std::default::Default::default(),
             message: message.into(),
             url: url.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3626,9 +3580,8 @@ impl ErrorObject {
     ) -> Self {
         Self {
             code,
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3784,11 +3737,8 @@ impl GetPromptRequestParams {
     ) -> Self {
         Self {
             meta,
-            arguments: ::std::option::Option::None,
-            input_responses: ::std::option::Option::None,
             name: name.into(),
-            request_state: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3833,11 +3783,9 @@ impl GetPromptResult {
         messages: ::std::vec::Vec<PromptMessage>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             messages,
             result_type: result_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3902,10 +3850,8 @@ impl HeaderMismatchError {
     /// A `HeaderMismatchError` from its required properties (`error`); the optional ones absent.
     pub fn new(error: HeaderMismatchErrorError) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             error,
-            id: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3938,10 +3884,8 @@ impl HeaderMismatchErrorError {
     /// A `HeaderMismatchErrorError` from its required properties (`message`); the optional ones absent.
     pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            code: ::std::default::Default::default(),
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3994,11 +3938,8 @@ impl Icon {
     /// A `Icon` from its required properties (`src`); the optional ones absent.
     pub fn new(src: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            mime_type: ::std::option::Option::None,
-            sizes: ::std::option::Option::None,
             src: src.into(),
-            theme: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4064,8 +4005,7 @@ impl Icons {
     /// A `Icons` with no property set.
     pub fn new() -> Self {
         Self {
-            icons: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4107,12 +4047,9 @@ impl ImageContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4177,13 +4114,9 @@ impl Implementation {
         version: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
             name: name.into(),
-            title: ::std::option::Option::None,
             version: version.into(),
-            website_url: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4334,11 +4267,8 @@ impl InputRequiredResult {
     /// A `InputRequiredResult` from its required properties (`resultType`); the optional ones absent.
     pub fn new(result_type: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            input_requests: ::std::option::Option::None,
-            request_state: ::std::option::Option::None,
             result_type: result_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4459,9 +4389,7 @@ impl InputResponseRequestParams {
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
             meta,
-            input_responses: ::std::option::Option::None,
-            request_state: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4502,10 +4430,8 @@ impl InternalError {
     /// A `InternalError` from its required properties (`message`); the optional ones absent.
     pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            code: ::std::default::Default::default(),
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4547,10 +4473,8 @@ impl InvalidParamsError {
     /// A `InvalidParamsError` from its required properties (`message`); the optional ones absent.
     pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            code: ::std::default::Default::default(),
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4583,10 +4507,8 @@ impl InvalidRequestError {
     /// A `InvalidRequestError` from its required properties (`message`); the optional ones absent.
     pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            code: ::std::default::Default::default(),
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4623,10 +4545,8 @@ impl JsonRpcErrorResponse {
     /// A `JsonRpcErrorResponse` from its required properties (`error`); the optional ones absent.
     pub fn new(error: ErrorObject) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             error,
-            id: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4782,10 +4702,8 @@ impl JsonRpcNotification {
     /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4986,13 +4904,8 @@ impl LegacyTitledEnumSchema {
     /// A `LegacyTitledEnumSchema` from its required properties (`enum`); the optional ones absent.
     pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             r#enum,
-            enum_names: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5570,9 +5483,7 @@ impl ListRootsRequest {
     /// A `ListRootsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5598,8 +5509,7 @@ impl ListRootsRequestParams {
     /// A `ListRootsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5627,7 +5537,7 @@ impl ListRootsResult {
     pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
         Self {
             roots,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5986,10 +5896,8 @@ impl MethodNotFoundError {
     /// A `MethodNotFoundError` from its required properties (`message`); the optional ones absent.
     pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            code: ::std::default::Default::default(),
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6021,10 +5929,8 @@ impl MissingRequiredClientCapabilityError {
     /// A `MissingRequiredClientCapabilityError` from its required properties (`error`); the optional ones absent.
     pub fn new(error: MissingRequiredClientCapabilityErrorError) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             error,
-            id: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6059,10 +5965,9 @@ impl MissingRequiredClientCapabilityErrorError {
         data: MissingRequiredClientCapabilityErrorErrorData,
     ) -> Self {
         Self {
-            code: ::std::default::Default::default(),
             data,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6092,7 +5997,7 @@ impl MissingRequiredClientCapabilityErrorErrorData {
     pub fn new(required_capabilities: ClientCapabilities) -> Self {
         Self {
             required_capabilities: ::std::boxed::Box::new(required_capabilities),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6130,8 +6035,7 @@ impl ModelHint {
     /// A `ModelHint` with no property set.
     pub fn new() -> Self {
         Self {
-            name: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6192,11 +6096,7 @@ impl ModelPreferences {
     /// A `ModelPreferences` with no property set.
     pub fn new() -> Self {
         Self {
-            cost_priority: ::std::option::Option::None,
-            hints: ::std::option::Option::None,
-            intelligence_priority: ::std::option::Option::None,
-            speed_priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6315,8 +6215,7 @@ impl Notification {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6352,8 +6251,7 @@ impl NotificationMetaObject {
     /// A `NotificationMetaObject` with no property set.
     pub fn new() -> Self {
         Self {
-            io_modelcontextprotocol_subscription_id: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6379,8 +6277,7 @@ impl NotificationParams {
     /// A `NotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6520,8 +6417,7 @@ impl PaginatedRequestParams {
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
             meta,
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6561,10 +6457,8 @@ impl PaginatedResult {
     /// A `PaginatedResult` from its required properties (`resultType`); the optional ones absent.
     pub fn new(result_type: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             result_type: result_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6597,10 +6491,8 @@ impl ParseError {
     /// A `ParseError` from its required properties (`message`); the optional ones absent.
     pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            code: ::std::default::Default::default(),
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7044,13 +6936,8 @@ impl Prompt {
     /// A `Prompt` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            arguments: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7093,11 +6980,8 @@ impl PromptArgument {
     /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            description: ::std::option::Option::None,
             name: name.into(),
-            required: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7127,10 +7011,7 @@ impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7199,10 +7080,8 @@ impl PromptReference {
     /// A `PromptReference` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7352,10 +7231,8 @@ impl ReadResourceRequestParams {
     ) -> Self {
         Self {
             meta,
-            input_responses: ::std::option::Option::None,
-            request_state: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7595,8 +7472,7 @@ impl Request {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7742,12 +7618,9 @@ impl RequestMetaObject {
             io_modelcontextprotocol_client_capabilities: ::std::boxed::Box::new(
                 io_modelcontextprotocol_client_capabilities,
             ),
-            io_modelcontextprotocol_client_info: ::std::option::Option::None,
-            io_modelcontextprotocol_log_level: ::std::option::Option::None,
             io_modelcontextprotocol_protocol_version: io_modelcontextprotocol_protocol_version
                 .into(),
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7774,7 +7647,7 @@ impl RequestParams {
     pub fn new(meta: RequestMetaObject) -> Self {
         Self {
             meta,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7850,16 +7723,9 @@ impl Resource {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            size: ::std::option::Option::None,
-            title: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7892,10 +7758,8 @@ impl ResourceContents {
     /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7975,17 +7839,9 @@ impl ResourceLink {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            size: ::std::option::Option::None,
-            title: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8015,10 +7871,7 @@ impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8052,7 +7905,7 @@ impl ResourceRequestParams {
         Self {
             meta,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8123,15 +7976,9 @@ impl ResourceTemplate {
         uri_template: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            title: ::std::option::Option::None,
             uri_template: uri_template.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8159,9 +8006,8 @@ impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8190,10 +8036,8 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8222,9 +8066,8 @@ impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8261,8 +8104,7 @@ impl ResultMetaObject {
     /// A `ResultMetaObject` with no property set.
     pub fn new() -> Self {
         Self {
-            io_modelcontextprotocol_server_info: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8299,9 +8141,8 @@ impl ResultObject {
     /// A `ResultObject` from its required properties (`resultType`); the optional ones absent.
     pub fn new(result_type: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             result_type: result_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8370,10 +8211,8 @@ impl Root {
     /// A `Root` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            name: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8853,14 +8692,7 @@ impl ServerCapabilities {
     /// A `ServerCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            completions: ::std::option::Option::None,
-            experimental: ::std::option::Option::None,
-            extensions: ::std::option::Option::None,
-            logging: ::std::option::Option::None,
-            prompts: ::std::option::Option::None,
-            resources: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8889,8 +8721,7 @@ impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8923,9 +8754,7 @@ impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            subscribe: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8954,8 +8783,7 @@ impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9065,14 +8893,7 @@ impl StringSchema {
     /// A `StringSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            format: ::std::option::Option::None,
-            max_length: ::std::option::Option::None,
-            min_length: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9151,11 +8972,7 @@ impl SubscriptionFilter {
     /// A `SubscriptionFilter` with no property set.
     pub fn new() -> Self {
         Self {
-            prompts_list_changed: ::std::option::Option::None,
-            resource_subscriptions: ::std::option::Option::None,
-            resources_list_changed: ::std::option::Option::None,
-            tools_list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9193,10 +9010,8 @@ impl SubscriptionsAcknowledgedNotification {
     /// A `SubscriptionsAcknowledgedNotification` from its required properties (`params`); the optional ones absent.
     pub fn new(params: SubscriptionsAcknowledgedNotificationParams) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9228,9 +9043,8 @@ impl SubscriptionsAcknowledgedNotificationParams {
     /// A `SubscriptionsAcknowledgedNotificationParams` from its required properties (`notifications`); the optional ones absent.
     pub fn new(notifications: SubscriptionFilter) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             notifications,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9300,7 +9114,7 @@ impl SubscriptionsListenRequestParams {
         Self {
             meta,
             notifications,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9461,11 +9275,8 @@ impl TextContent {
     /// A `TextContent` from its required properties (`text`); the optional ones absent.
     pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             text: text.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9503,11 +9314,9 @@ impl TextResourceContents {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             text: text.into(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9555,14 +9364,8 @@ impl TitledMultiSelectEnumSchema {
     /// A `TitledMultiSelectEnumSchema` from its required properties (`items`); the optional ones absent.
     pub fn new(items: TitledMultiSelectEnumSchemaItems) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             items,
-            max_items: ::std::option::Option::None,
-            min_items: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9594,7 +9397,7 @@ impl TitledMultiSelectEnumSchemaItems {
     ) -> Self {
         Self {
             any_of,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9628,7 +9431,7 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
         Self {
             r#const: r#const.into(),
             title: title.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9669,12 +9472,8 @@ impl TitledSingleSelectEnumSchema {
     /// A `TitledSingleSelectEnumSchema` from its required properties (`oneOf`); the optional ones absent.
     pub fn new(one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             one_of,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9708,7 +9507,7 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
         Self {
             r#const: r#const.into(),
             title: title.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9797,15 +9596,9 @@ impl Tool {
         input_schema: ToolInputSchema,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
             input_schema,
             name: name.into(),
-            output_schema: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9902,12 +9695,7 @@ impl ToolAnnotations {
     /// A `ToolAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            destructive_hint: ::std::option::Option::None,
-            idempotent_hint: ::std::option::Option::None,
-            open_world_hint: ::std::option::Option::None,
-            read_only_hint: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9937,8 +9725,7 @@ impl ToolChoice {
     /// A `ToolChoice` with no property set.
     pub fn new() -> Self {
         Self {
-            mode: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10015,9 +9802,7 @@ impl ToolInputSchema {
     /// A `ToolInputSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            schema: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10047,10 +9832,7 @@ impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10081,8 +9863,7 @@ impl ToolOutputSchema {
     /// A `ToolOutputSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            schema: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10141,13 +9922,9 @@ impl ToolResultContent {
         content: ::std::vec::Vec<ContentBlock>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
             content,
-            is_error: ::std::option::Option::None,
-            structured_content: ::std::option::Option::None,
             tool_use_id: tool_use_id.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10192,12 +9969,10 @@ impl ToolUseContent {
         input: serde_json::Map<::std::string::String, serde_json::Value>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
             id: id.into(),
             input,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10230,10 +10005,8 @@ impl UnsupportedProtocolVersionError {
     /// A `UnsupportedProtocolVersionError` from its required properties (`error`); the optional ones absent.
     pub fn new(error: UnsupportedProtocolVersionErrorError) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             error,
-            id: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10268,10 +10041,9 @@ impl UnsupportedProtocolVersionErrorError {
         data: UnsupportedProtocolVersionErrorErrorData,
     ) -> Self {
         Self {
-            code: ::std::default::Default::default(),
             data,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10308,7 +10080,7 @@ impl UnsupportedProtocolVersionErrorErrorData {
         Self {
             requested: requested.into(),
             supported,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10356,14 +10128,8 @@ impl UntitledMultiSelectEnumSchema {
     /// A `UntitledMultiSelectEnumSchema` from its required properties (`items`); the optional ones absent.
     pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             items,
-            max_items: ::std::option::Option::None,
-            min_items: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10393,9 +10159,8 @@ impl UntitledMultiSelectEnumSchemaItems {
     /// A `UntitledMultiSelectEnumSchemaItems` from its required properties (`enum`); the optional ones absent.
     pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             r#enum,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10435,12 +10200,8 @@ impl UntitledSingleSelectEnumSchema {
     /// A `UntitledSingleSelectEnumSchema` from its required properties (`enum`); the optional ones absent.
     pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             r#enum,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }

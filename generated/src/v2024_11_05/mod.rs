@@ -37,8 +37,7 @@ impl Annotated {
     /// A `Annotated` with no property set.
     pub fn new() -> Self {
         Self {
-            annotations: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -75,9 +74,7 @@ impl AnnotatedAnnotations {
     /// A `AnnotatedAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1178,9 +1175,8 @@ impl BlobResourceContents {
     ) -> Self {
         Self {
             blob: blob.into(),
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1207,9 +1203,8 @@ impl CallToolRequest {
     /// A `CallToolRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: CallToolRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1239,9 +1234,8 @@ impl CallToolRequestParams {
     /// A `CallToolRequestParams` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            arguments: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1299,10 +1293,8 @@ impl CallToolResult {
     /// A `CallToolResult` from its required properties (`content`); the optional ones absent.
     pub fn new(content: ::std::vec::Vec<CallToolResultContentItem>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             content,
-            is_error: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1532,10 +1524,7 @@ impl ClientCapabilities {
     /// A `ClientCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            experimental: ::std::option::Option::None,
-            roots: ::std::option::Option::None,
-            sampling: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1564,8 +1553,7 @@ impl ClientCapabilitiesRoots {
     /// A `ClientCapabilitiesRoots` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1663,7 +1651,7 @@ impl CompleteRequestParamsArgument {
         Self {
             name: name.into(),
             value: value.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1769,9 +1757,8 @@ impl CompleteResult {
     /// A `CompleteResult` from its required properties (`completion`); the optional ones absent.
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             completion,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1805,10 +1792,8 @@ impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
     pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            has_more: ::std::option::Option::None,
-            total: ::std::option::Option::None,
             values,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1835,9 +1820,8 @@ impl CreateMessageRequest {
     /// A `CreateMessageRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1890,15 +1874,9 @@ impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
     pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
         Self {
-            include_context: ::std::option::Option::None,
             max_tokens,
             messages,
-            metadata: ::std::option::Option::None,
-            model_preferences: ::std::option::Option::None,
-            stop_sequences: ::std::option::Option::None,
-            system_prompt: ::std::option::Option::None,
-            temperature: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2136,9 +2114,7 @@ impl EmbeddedResourceAnnotations {
     /// A `EmbeddedResourceAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2237,9 +2213,8 @@ impl GetPromptRequest {
     /// A `GetPromptRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: GetPromptRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2271,9 +2246,8 @@ impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            arguments: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2308,10 +2282,8 @@ impl GetPromptResult {
     /// A `GetPromptResult` from its required properties (`messages`); the optional ones absent.
     pub fn new(messages: ::std::vec::Vec<PromptMessage>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             messages,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2349,11 +2321,9 @@ impl ImageContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2390,9 +2360,7 @@ impl ImageContentAnnotations {
     /// A `ImageContentAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2424,7 +2392,7 @@ impl Implementation {
         Self {
             name: name.into(),
             version: version.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2451,9 +2419,8 @@ impl InitializeRequest {
     /// A `InitializeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: InitializeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2492,7 +2459,7 @@ impl InitializeRequestParams {
             capabilities: ::std::boxed::Box::new(capabilities),
             client_info,
             protocol_version: protocol_version.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2540,12 +2507,10 @@ impl InitializeResult {
         server_info: Implementation,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             capabilities: ::std::boxed::Box::new(capabilities),
-            instructions: ::std::option::Option::None,
             protocol_version: protocol_version.into(),
             server_info,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2573,9 +2538,7 @@ impl InitializedNotification {
     /// A `InitializedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2604,8 +2567,7 @@ impl InitializedNotificationParams {
     /// A `InitializedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2675,9 +2637,8 @@ impl JsonRpcErrorError {
     ) -> Self {
         Self {
             code,
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2825,10 +2786,8 @@ impl JsonRpcNotification {
     /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2857,8 +2816,7 @@ impl JsonRpcNotificationParams {
     /// A `JsonRpcNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2924,8 +2882,7 @@ impl JsonRpcRequestParams {
     /// A `JsonRpcRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2952,8 +2909,7 @@ impl JsonRpcRequestParamsMeta {
     /// A `JsonRpcRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3014,9 +2970,7 @@ impl ListPromptsRequest {
     /// A `ListPromptsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3044,8 +2998,7 @@ impl ListPromptsRequestParams {
     /// A `ListPromptsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3081,10 +3034,8 @@ impl ListPromptsResult {
     /// A `ListPromptsResult` from its required properties (`prompts`); the optional ones absent.
     pub fn new(prompts: ::std::vec::Vec<Prompt>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             prompts,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3112,9 +3063,7 @@ impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3142,8 +3091,7 @@ impl ListResourceTemplatesRequestParams {
     /// A `ListResourceTemplatesRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3180,10 +3128,8 @@ impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` from its required properties (`resourceTemplates`); the optional ones absent.
     pub fn new(resource_templates: ::std::vec::Vec<ResourceTemplate>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             resource_templates,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3211,9 +3157,7 @@ impl ListResourcesRequest {
     /// A `ListResourcesRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3241,8 +3185,7 @@ impl ListResourcesRequestParams {
     /// A `ListResourcesRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3278,10 +3221,8 @@ impl ListResourcesResult {
     /// A `ListResourcesResult` from its required properties (`resources`); the optional ones absent.
     pub fn new(resources: ::std::vec::Vec<Resource>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             resources,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3315,9 +3256,7 @@ impl ListRootsRequest {
     /// A `ListRootsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3343,8 +3282,7 @@ impl ListRootsRequestParams {
     /// A `ListRootsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3371,8 +3309,7 @@ impl ListRootsRequestParamsMeta {
     /// A `ListRootsRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3405,9 +3342,8 @@ impl ListRootsResult {
     /// A `ListRootsResult` from its required properties (`roots`); the optional ones absent.
     pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             roots,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3435,9 +3371,7 @@ impl ListToolsRequest {
     /// A `ListToolsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3465,8 +3399,7 @@ impl ListToolsRequestParams {
     /// A `ListToolsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3502,10 +3435,8 @@ impl ListToolsResult {
     /// A `ListToolsResult` from its required properties (`tools`); the optional ones absent.
     pub fn new(tools: ::std::vec::Vec<Tool>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             tools,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3660,8 +3591,7 @@ impl ModelHint {
     /// A `ModelHint` with no property set.
     pub fn new() -> Self {
         Self {
-            name: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3722,11 +3652,7 @@ impl ModelPreferences {
     /// A `ModelPreferences` with no property set.
     pub fn new() -> Self {
         Self {
-            cost_priority: ::std::option::Option::None,
-            hints: ::std::option::Option::None,
-            intelligence_priority: ::std::option::Option::None,
-            speed_priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3754,8 +3680,7 @@ impl Notification {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3784,8 +3709,7 @@ impl NotificationParams {
     /// A `NotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3813,8 +3737,7 @@ impl PaginatedRequest {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3842,8 +3765,7 @@ impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3876,9 +3798,7 @@ impl PaginatedResult {
     /// A `PaginatedResult` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3906,9 +3826,7 @@ impl PingRequest {
     /// A `PingRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3934,8 +3852,7 @@ impl PingRequestParams {
     /// A `PingRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3962,8 +3879,7 @@ impl PingRequestParamsMeta {
     /// A `PingRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4133,10 +4049,8 @@ impl Prompt {
     /// A `Prompt` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            arguments: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4170,10 +4084,8 @@ impl PromptArgument {
     /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            description: ::std::option::Option::None,
             name: name.into(),
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4201,9 +4113,7 @@ impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4232,8 +4142,7 @@ impl PromptListChangedNotificationParams {
     /// A `PromptListChangedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4396,9 +4305,8 @@ impl PromptReference {
     /// A `PromptReference` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4425,9 +4333,8 @@ impl ReadResourceRequest {
     /// A `ReadResourceRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ReadResourceRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4454,7 +4361,7 @@ impl ReadResourceRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4485,9 +4392,8 @@ impl ReadResourceResult {
     /// A `ReadResourceResult` from its required properties (`contents`); the optional ones absent.
     pub fn new(contents: ::std::vec::Vec<ReadResourceResultContentsItem>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             contents,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4585,8 +4491,7 @@ impl Request {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4682,8 +4587,7 @@ impl RequestParams {
     /// A `RequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4710,8 +4614,7 @@ impl RequestParamsMeta {
     /// A `RequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4764,13 +4667,9 @@ impl Resource {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            size: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4807,9 +4706,7 @@ impl ResourceAnnotations {
     /// A `ResourceAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4839,9 +4736,8 @@ impl ResourceContents {
     /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4869,9 +4765,7 @@ impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4900,8 +4794,7 @@ impl ResourceListChangedNotificationParams {
     /// A `ResourceListChangedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4929,9 +4822,8 @@ impl ResourceReference {
     /// A `ResourceReference` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4979,12 +4871,9 @@ impl ResourceTemplate {
         uri_template: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
             uri_template: uri_template.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5021,9 +4910,7 @@ impl ResourceTemplateAnnotations {
     /// A `ResourceTemplateAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5050,9 +4937,8 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5079,7 +4965,7 @@ impl ResourceUpdatedNotificationParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5108,8 +4994,7 @@ impl ResultObject {
     /// A `ResultObject` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5168,9 +5053,8 @@ impl Root {
     /// A `Root` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            name: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5200,9 +5084,7 @@ impl RootsListChangedNotification {
     /// A `RootsListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5231,8 +5113,7 @@ impl RootsListChangedNotificationParams {
     /// A `RootsListChangedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5393,12 +5274,7 @@ impl ServerCapabilities {
     /// A `ServerCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            experimental: ::std::option::Option::None,
-            logging: ::std::option::Option::None,
-            prompts: ::std::option::Option::None,
-            resources: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5427,8 +5303,7 @@ impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5461,9 +5336,7 @@ impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            subscribe: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5492,8 +5365,7 @@ impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5576,9 +5448,8 @@ impl SubscribeRequest {
     /// A `SubscribeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: SubscribeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5605,7 +5476,7 @@ impl SubscribeRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5636,10 +5507,8 @@ impl TextContent {
     /// A `TextContent` from its required properties (`text`); the optional ones absent.
     pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            annotations: ::std::option::Option::None,
             text: text.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5676,9 +5545,7 @@ impl TextContentAnnotations {
     /// A `TextContentAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5713,10 +5580,9 @@ impl TextResourceContents {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            mime_type: ::std::option::Option::None,
             text: text.into(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5753,10 +5619,9 @@ impl Tool {
         input_schema: ToolInputSchema,
     ) -> Self {
         Self {
-            description: ::std::option::Option::None,
             input_schema,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5810,10 +5675,7 @@ impl ToolInputSchema {
     /// A `ToolInputSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            properties: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5841,9 +5703,7 @@ impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5872,8 +5732,7 @@ impl ToolListChangedNotificationParams {
     /// A `ToolListChangedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5900,9 +5759,8 @@ impl UnsubscribeRequest {
     /// A `UnsubscribeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: UnsubscribeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5929,7 +5787,7 @@ impl UnsubscribeRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }

@@ -48,9 +48,7 @@ impl Annotations {
     /// A `Annotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1154,11 +1152,9 @@ impl AudioContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1194,9 +1190,8 @@ impl BlobResourceContents {
     ) -> Self {
         Self {
             blob: blob.into(),
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1223,9 +1218,8 @@ impl CallToolRequest {
     /// A `CallToolRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: CallToolRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1255,9 +1249,8 @@ impl CallToolRequestParams {
     /// A `CallToolRequestParams` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            arguments: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1315,10 +1308,8 @@ impl CallToolResult {
     /// A `CallToolResult` from its required properties (`content`); the optional ones absent.
     pub fn new(content: ::std::vec::Vec<CallToolResultContentItem>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             content,
-            is_error: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1569,10 +1560,7 @@ impl ClientCapabilities {
     /// A `ClientCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            experimental: ::std::option::Option::None,
-            roots: ::std::option::Option::None,
-            sampling: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1601,8 +1589,7 @@ impl ClientCapabilitiesRoots {
     /// A `ClientCapabilitiesRoots` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1700,7 +1687,7 @@ impl CompleteRequestParamsArgument {
         Self {
             name: name.into(),
             value: value.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1806,9 +1793,8 @@ impl CompleteResult {
     /// A `CompleteResult` from its required properties (`completion`); the optional ones absent.
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             completion,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1842,10 +1828,8 @@ impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
     pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            has_more: ::std::option::Option::None,
-            total: ::std::option::Option::None,
             values,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1872,9 +1856,8 @@ impl CreateMessageRequest {
     /// A `CreateMessageRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1927,15 +1910,9 @@ impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
     pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
         Self {
-            include_context: ::std::option::Option::None,
             max_tokens,
             messages,
-            metadata: ::std::option::Option::None,
-            model_preferences: ::std::option::Option::None,
-            stop_sequences: ::std::option::Option::None,
-            system_prompt: ::std::option::Option::None,
-            temperature: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2257,9 +2234,8 @@ impl GetPromptRequest {
     /// A `GetPromptRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: GetPromptRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2291,9 +2267,8 @@ impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            arguments: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2328,10 +2303,8 @@ impl GetPromptResult {
     /// A `GetPromptResult` from its required properties (`messages`); the optional ones absent.
     pub fn new(messages: ::std::vec::Vec<PromptMessage>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             messages,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2370,11 +2343,9 @@ impl ImageContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2406,7 +2377,7 @@ impl Implementation {
         Self {
             name: name.into(),
             version: version.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2433,9 +2404,8 @@ impl InitializeRequest {
     /// A `InitializeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: InitializeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2474,7 +2444,7 @@ impl InitializeRequestParams {
             capabilities: ::std::boxed::Box::new(capabilities),
             client_info,
             protocol_version: protocol_version.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2522,12 +2492,10 @@ impl InitializeResult {
         server_info: Implementation,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             capabilities: ::std::boxed::Box::new(capabilities),
-            instructions: ::std::option::Option::None,
             protocol_version: protocol_version.into(),
             server_info,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2555,9 +2523,7 @@ impl InitializedNotification {
     /// A `InitializedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2586,8 +2552,7 @@ impl InitializedNotificationParams {
     /// A `InitializedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2811,9 +2776,8 @@ impl JsonRpcErrorError {
     ) -> Self {
         Self {
             code,
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3057,10 +3021,8 @@ impl JsonRpcNotification {
     /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3089,8 +3051,7 @@ impl JsonRpcNotificationParams {
     /// A `JsonRpcNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3156,8 +3117,7 @@ impl JsonRpcRequestParams {
     /// A `JsonRpcRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3184,8 +3144,7 @@ impl JsonRpcRequestParamsMeta {
     /// A `JsonRpcRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3246,9 +3205,7 @@ impl ListPromptsRequest {
     /// A `ListPromptsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3276,8 +3233,7 @@ impl ListPromptsRequestParams {
     /// A `ListPromptsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3313,10 +3269,8 @@ impl ListPromptsResult {
     /// A `ListPromptsResult` from its required properties (`prompts`); the optional ones absent.
     pub fn new(prompts: ::std::vec::Vec<Prompt>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             prompts,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3344,9 +3298,7 @@ impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3374,8 +3326,7 @@ impl ListResourceTemplatesRequestParams {
     /// A `ListResourceTemplatesRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3412,10 +3363,8 @@ impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` from its required properties (`resourceTemplates`); the optional ones absent.
     pub fn new(resource_templates: ::std::vec::Vec<ResourceTemplate>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             resource_templates,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3443,9 +3392,7 @@ impl ListResourcesRequest {
     /// A `ListResourcesRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3473,8 +3420,7 @@ impl ListResourcesRequestParams {
     /// A `ListResourcesRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3510,10 +3456,8 @@ impl ListResourcesResult {
     /// A `ListResourcesResult` from its required properties (`resources`); the optional ones absent.
     pub fn new(resources: ::std::vec::Vec<Resource>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             resources,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3547,9 +3491,7 @@ impl ListRootsRequest {
     /// A `ListRootsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3575,8 +3517,7 @@ impl ListRootsRequestParams {
     /// A `ListRootsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3603,8 +3544,7 @@ impl ListRootsRequestParamsMeta {
     /// A `ListRootsRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3637,9 +3577,8 @@ impl ListRootsResult {
     /// A `ListRootsResult` from its required properties (`roots`); the optional ones absent.
     pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             roots,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3667,9 +3606,7 @@ impl ListToolsRequest {
     /// A `ListToolsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3697,8 +3634,7 @@ impl ListToolsRequestParams {
     /// A `ListToolsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3734,10 +3670,8 @@ impl ListToolsResult {
     /// A `ListToolsResult` from its required properties (`tools`); the optional ones absent.
     pub fn new(tools: ::std::vec::Vec<Tool>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             tools,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3892,8 +3826,7 @@ impl ModelHint {
     /// A `ModelHint` with no property set.
     pub fn new() -> Self {
         Self {
-            name: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3954,11 +3887,7 @@ impl ModelPreferences {
     /// A `ModelPreferences` with no property set.
     pub fn new() -> Self {
         Self {
-            cost_priority: ::std::option::Option::None,
-            hints: ::std::option::Option::None,
-            intelligence_priority: ::std::option::Option::None,
-            speed_priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3986,8 +3915,7 @@ impl Notification {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4016,8 +3944,7 @@ impl NotificationParams {
     /// A `NotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4045,8 +3972,7 @@ impl PaginatedRequest {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4074,8 +4000,7 @@ impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4108,9 +4033,7 @@ impl PaginatedResult {
     /// A `PaginatedResult` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4138,9 +4061,7 @@ impl PingRequest {
     /// A `PingRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4166,8 +4087,7 @@ impl PingRequestParams {
     /// A `PingRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4194,8 +4114,7 @@ impl PingRequestParamsMeta {
     /// A `PingRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4370,10 +4289,8 @@ impl Prompt {
     /// A `Prompt` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            arguments: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4407,10 +4324,8 @@ impl PromptArgument {
     /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            description: ::std::option::Option::None,
             name: name.into(),
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4438,9 +4353,7 @@ impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4469,8 +4382,7 @@ impl PromptListChangedNotificationParams {
     /// A `PromptListChangedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4654,9 +4566,8 @@ impl PromptReference {
     /// A `PromptReference` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4683,9 +4594,8 @@ impl ReadResourceRequest {
     /// A `ReadResourceRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ReadResourceRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4712,7 +4622,7 @@ impl ReadResourceRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4743,9 +4653,8 @@ impl ReadResourceResult {
     /// A `ReadResourceResult` from its required properties (`contents`); the optional ones absent.
     pub fn new(contents: ::std::vec::Vec<ReadResourceResultContentsItem>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             contents,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4843,8 +4752,7 @@ impl Request {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4940,8 +4848,7 @@ impl RequestParams {
     /// A `RequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4968,8 +4875,7 @@ impl RequestParamsMeta {
     /// A `RequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5023,13 +4929,9 @@ impl Resource {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            size: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5059,9 +4961,8 @@ impl ResourceContents {
     /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5089,9 +4990,7 @@ impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5120,8 +5019,7 @@ impl ResourceListChangedNotificationParams {
     /// A `ResourceListChangedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5149,9 +5047,8 @@ impl ResourceReference {
     /// A `ResourceReference` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5200,12 +5097,9 @@ impl ResourceTemplate {
         uri_template: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
             uri_template: uri_template.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5232,9 +5126,8 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5261,7 +5154,7 @@ impl ResourceUpdatedNotificationParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5290,8 +5183,7 @@ impl ResultObject {
     /// A `ResultObject` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5350,9 +5242,8 @@ impl Root {
     /// A `Root` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            name: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5382,9 +5273,7 @@ impl RootsListChangedNotification {
     /// A `RootsListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5413,8 +5302,7 @@ impl RootsListChangedNotificationParams {
     /// A `RootsListChangedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5602,13 +5490,7 @@ impl ServerCapabilities {
     /// A `ServerCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            completions: ::std::option::Option::None,
-            experimental: ::std::option::Option::None,
-            logging: ::std::option::Option::None,
-            prompts: ::std::option::Option::None,
-            resources: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5637,8 +5519,7 @@ impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5671,9 +5552,7 @@ impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            subscribe: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5702,8 +5581,7 @@ impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5786,9 +5664,8 @@ impl SubscribeRequest {
     /// A `SubscribeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: SubscribeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5815,7 +5692,7 @@ impl SubscribeRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5847,10 +5724,8 @@ impl TextContent {
     /// A `TextContent` from its required properties (`text`); the optional ones absent.
     pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            annotations: ::std::option::Option::None,
             text: text.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5885,10 +5760,9 @@ impl TextResourceContents {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            mime_type: ::std::option::Option::None,
             text: text.into(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5931,11 +5805,9 @@ impl Tool {
         input_schema: ToolInputSchema,
     ) -> Self {
         Self {
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             input_schema,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6018,12 +5890,7 @@ impl ToolAnnotations {
     /// A `ToolAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            destructive_hint: ::std::option::Option::None,
-            idempotent_hint: ::std::option::Option::None,
-            open_world_hint: ::std::option::Option::None,
-            read_only_hint: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6061,10 +5928,7 @@ impl ToolInputSchema {
     /// A `ToolInputSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            properties: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6092,9 +5956,7 @@ impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6123,8 +5985,7 @@ impl ToolListChangedNotificationParams {
     /// A `ToolListChangedNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6151,9 +6012,8 @@ impl UnsubscribeRequest {
     /// A `UnsubscribeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: UnsubscribeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6180,7 +6040,7 @@ impl UnsubscribeRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }

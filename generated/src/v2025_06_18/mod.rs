@@ -57,10 +57,7 @@ impl Annotations {
     /// A `Annotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            last_modified: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1217,12 +1214,9 @@ impl AudioContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1258,8 +1252,7 @@ impl BaseMetadata {
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1300,11 +1293,9 @@ impl BlobResourceContents {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             blob: blob.into(),
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1337,11 +1328,7 @@ impl BooleanSchema {
     /// A `BooleanSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1368,9 +1355,8 @@ impl CallToolRequest {
     /// A `CallToolRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: CallToolRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1400,9 +1386,8 @@ impl CallToolRequestParams {
     /// A `CallToolRequestParams` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            arguments: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1467,11 +1452,8 @@ impl CallToolResult {
     /// A `CallToolResult` from its required properties (`content`); the optional ones absent.
     pub fn new(content: ::std::vec::Vec<ContentBlock>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             content,
-            is_error: ::std::option::Option::None,
-            structured_content: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1628,11 +1610,7 @@ impl ClientCapabilities {
     /// A `ClientCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            elicitation: ::std::option::Option::None,
-            experimental: ::std::option::Option::None,
-            roots: ::std::option::Option::None,
-            sampling: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1661,8 +1639,7 @@ impl ClientCapabilitiesRoots {
     /// A `ClientCapabilitiesRoots` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1765,7 +1742,7 @@ impl CompleteRequestParamsArgument {
         Self {
             name: name.into(),
             value: value.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1796,8 +1773,7 @@ impl CompleteRequestParamsContext {
     /// A `CompleteRequestParamsContext` with no property set.
     pub fn new() -> Self {
         Self {
-            arguments: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1903,9 +1879,8 @@ impl CompleteResult {
     /// A `CompleteResult` from its required properties (`completion`); the optional ones absent.
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             completion,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1939,10 +1914,8 @@ impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
     pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            has_more: ::std::option::Option::None,
-            total: ::std::option::Option::None,
             values,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2122,9 +2095,8 @@ impl CreateMessageRequest {
     /// A `CreateMessageRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: CreateMessageRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2179,15 +2151,9 @@ impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
     pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
         Self {
-            include_context: ::std::option::Option::None,
             max_tokens,
             messages,
-            metadata: ::std::option::Option::None,
-            model_preferences: ::std::option::Option::None,
-            stop_sequences: ::std::option::Option::None,
-            system_prompt: ::std::option::Option::None,
-            temperature: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2400,9 +2366,8 @@ impl ElicitRequest {
     /// A `ElicitRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ElicitRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2438,7 +2403,7 @@ impl ElicitRequestParams {
         Self {
             message: message.into(),
             requested_schema,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2479,10 +2444,8 @@ impl ElicitRequestParamsRequestedSchema {
         >,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             properties,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2803,12 +2766,8 @@ impl EnumSchema {
     /// A `EnumSchema` from its required properties (`enum`); the optional ones absent.
     pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            description: ::std::option::Option::None,
             r#enum,
-            enum_names: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2835,9 +2794,8 @@ impl GetPromptRequest {
     /// A `GetPromptRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: GetPromptRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2869,9 +2827,8 @@ impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            arguments: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2906,10 +2863,8 @@ impl GetPromptResult {
     /// A `GetPromptResult` from its required properties (`messages`); the optional ones absent.
     pub fn new(messages: ::std::vec::Vec<PromptMessage>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             messages,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2954,12 +2909,9 @@ impl ImageContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3000,9 +2952,8 @@ impl Implementation {
     ) -> Self {
         Self {
             name: name.into(),
-            title: ::std::option::Option::None,
             version: version.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3029,9 +2980,8 @@ impl InitializeRequest {
     /// A `InitializeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: InitializeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3070,7 +3020,7 @@ impl InitializeRequestParams {
             capabilities: ::std::boxed::Box::new(capabilities),
             client_info,
             protocol_version: protocol_version.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3118,12 +3068,10 @@ impl InitializeResult {
         server_info: Implementation,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             capabilities: ::std::boxed::Box::new(capabilities),
-            instructions: ::std::option::Option::None,
             protocol_version: protocol_version.into(),
             server_info,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3151,9 +3099,7 @@ impl InitializedNotification {
     /// A `InitializedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3223,9 +3169,8 @@ impl JsonRpcErrorError {
     ) -> Self {
         Self {
             code,
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3375,10 +3320,8 @@ impl JsonRpcNotification {
     /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3445,8 +3388,7 @@ impl JsonRpcRequestParams {
     /// A `JsonRpcRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3475,8 +3417,7 @@ impl JsonRpcRequestParamsMeta {
     /// A `JsonRpcRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3537,9 +3478,7 @@ impl ListPromptsRequest {
     /// A `ListPromptsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3567,8 +3506,7 @@ impl ListPromptsRequestParams {
     /// A `ListPromptsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3604,10 +3542,8 @@ impl ListPromptsResult {
     /// A `ListPromptsResult` from its required properties (`prompts`); the optional ones absent.
     pub fn new(prompts: ::std::vec::Vec<Prompt>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             prompts,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3635,9 +3571,7 @@ impl ListResourceTemplatesRequest {
     /// A `ListResourceTemplatesRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3665,8 +3599,7 @@ impl ListResourceTemplatesRequestParams {
     /// A `ListResourceTemplatesRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3703,10 +3636,8 @@ impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` from its required properties (`resourceTemplates`); the optional ones absent.
     pub fn new(resource_templates: ::std::vec::Vec<ResourceTemplate>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             resource_templates,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3734,9 +3665,7 @@ impl ListResourcesRequest {
     /// A `ListResourcesRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3764,8 +3693,7 @@ impl ListResourcesRequestParams {
     /// A `ListResourcesRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3801,10 +3729,8 @@ impl ListResourcesResult {
     /// A `ListResourcesResult` from its required properties (`resources`); the optional ones absent.
     pub fn new(resources: ::std::vec::Vec<Resource>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             resources,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3838,9 +3764,7 @@ impl ListRootsRequest {
     /// A `ListRootsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3867,8 +3791,7 @@ impl ListRootsRequestParams {
     /// A `ListRootsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3897,8 +3820,7 @@ impl ListRootsRequestParamsMeta {
     /// A `ListRootsRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3931,9 +3853,8 @@ impl ListRootsResult {
     /// A `ListRootsResult` from its required properties (`roots`); the optional ones absent.
     pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             roots,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3961,9 +3882,7 @@ impl ListToolsRequest {
     /// A `ListToolsRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3991,8 +3910,7 @@ impl ListToolsRequestParams {
     /// A `ListToolsRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4028,10 +3946,8 @@ impl ListToolsResult {
     /// A `ListToolsResult` from its required properties (`tools`); the optional ones absent.
     pub fn new(tools: ::std::vec::Vec<Tool>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             tools,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4186,8 +4102,7 @@ impl ModelHint {
     /// A `ModelHint` with no property set.
     pub fn new() -> Self {
         Self {
-            name: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4248,11 +4163,7 @@ impl ModelPreferences {
     /// A `ModelPreferences` with no property set.
     pub fn new() -> Self {
         Self {
-            cost_priority: ::std::option::Option::None,
-            hints: ::std::option::Option::None,
-            intelligence_priority: ::std::option::Option::None,
-            speed_priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4280,8 +4191,7 @@ impl Notification {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4375,8 +4285,7 @@ impl PaginatedRequest {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4404,8 +4313,7 @@ impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4438,9 +4346,7 @@ impl PaginatedResult {
     /// A `PaginatedResult` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4468,9 +4374,7 @@ impl PingRequest {
     /// A `PingRequest` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4497,8 +4401,7 @@ impl PingRequestParams {
     /// A `PingRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4527,8 +4430,7 @@ impl PingRequestParamsMeta {
     /// A `PingRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4843,12 +4745,8 @@ impl Prompt {
     /// A `Prompt` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            arguments: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4891,11 +4789,8 @@ impl PromptArgument {
     /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            description: ::std::option::Option::None,
             name: name.into(),
-            required: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4923,9 +4818,7 @@ impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4994,10 +4887,8 @@ impl PromptReference {
     /// A `PromptReference` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5024,9 +4915,8 @@ impl ReadResourceRequest {
     /// A `ReadResourceRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ReadResourceRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5053,7 +4943,7 @@ impl ReadResourceRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5084,9 +4974,8 @@ impl ReadResourceResult {
     /// A `ReadResourceResult` from its required properties (`contents`); the optional ones absent.
     pub fn new(contents: ::std::vec::Vec<ReadResourceResultContentsItem>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             contents,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5184,8 +5073,7 @@ impl Request {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5282,8 +5170,7 @@ impl RequestParams {
     /// A `RequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5312,8 +5199,7 @@ impl RequestParamsMeta {
     /// A `RequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5380,15 +5266,9 @@ impl Resource {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            size: ::std::option::Option::None,
-            title: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5424,10 +5304,8 @@ impl ResourceContents {
     /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5498,16 +5376,9 @@ impl ResourceLink {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            size: ::std::option::Option::None,
-            title: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5535,9 +5406,7 @@ impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5599,14 +5468,9 @@ impl ResourceTemplate {
         uri_template: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            title: ::std::option::Option::None,
             uri_template: uri_template.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5634,9 +5498,8 @@ impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5663,9 +5526,8 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5692,7 +5554,7 @@ impl ResourceUpdatedNotificationParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5721,8 +5583,7 @@ impl ResultObject {
     /// A `ResultObject` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5787,10 +5648,8 @@ impl Root {
     /// A `Root` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            name: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5820,9 +5679,7 @@ impl RootsListChangedNotification {
     /// A `RootsListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6010,13 +5867,7 @@ impl ServerCapabilities {
     /// A `ServerCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            completions: ::std::option::Option::None,
-            experimental: ::std::option::Option::None,
-            logging: ::std::option::Option::None,
-            prompts: ::std::option::Option::None,
-            resources: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6045,8 +5896,7 @@ impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6079,9 +5929,7 @@ impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            subscribe: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6110,8 +5958,7 @@ impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6206,13 +6053,7 @@ impl StringSchema {
     /// A `StringSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            description: ::std::option::Option::None,
-            format: ::std::option::Option::None,
-            max_length: ::std::option::Option::None,
-            min_length: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6272,9 +6113,8 @@ impl SubscribeRequest {
     /// A `SubscribeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: SubscribeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6301,7 +6141,7 @@ impl SubscribeRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6339,11 +6179,8 @@ impl TextContent {
     /// A `TextContent` from its required properties (`text`); the optional ones absent.
     pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             text: text.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6384,11 +6221,9 @@ impl TextResourceContents {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             text: text.into(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6453,14 +6288,9 @@ impl Tool {
         input_schema: ToolInputSchema,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             input_schema,
             name: name.into(),
-            output_schema: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6557,12 +6387,7 @@ impl ToolAnnotations {
     /// A `ToolAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            destructive_hint: ::std::option::Option::None,
-            idempotent_hint: ::std::option::Option::None,
-            open_world_hint: ::std::option::Option::None,
-            read_only_hint: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6600,10 +6425,7 @@ impl ToolInputSchema {
     /// A `ToolInputSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            properties: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6631,9 +6453,7 @@ impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6672,10 +6492,7 @@ impl ToolOutputSchema {
     /// A `ToolOutputSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            properties: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6702,9 +6519,8 @@ impl UnsubscribeRequest {
     /// A `UnsubscribeRequest` from its required properties (`params`); the optional ones absent.
     pub fn new(params: UnsubscribeRequestParams) -> Self {
         Self {
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6731,7 +6547,7 @@ impl UnsubscribeRequestParams {
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }

@@ -57,10 +57,7 @@ impl Annotations {
     /// A `Annotations` with no property set.
     pub fn new() -> Self {
         Self {
-            audience: ::std::option::Option::None,
-            last_modified: ::std::option::Option::None,
-            priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1775,12 +1772,9 @@ impl AudioContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1816,8 +1810,7 @@ impl BaseMetadata {
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1858,11 +1851,9 @@ impl BlobResourceContents {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             blob: blob.into(),
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -1895,11 +1886,7 @@ impl BooleanSchema {
     /// A `BooleanSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2058,11 +2045,8 @@ impl CallToolRequestParams {
     /// A `CallToolRequestParams` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            arguments: ::std::option::Option::None,
             name: name.into(),
-            task: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2103,8 +2087,7 @@ impl CallToolRequestParamsMeta {
     /// A `CallToolRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2157,11 +2140,8 @@ impl CallToolResult {
     /// A `CallToolResult` from its required properties (`content`); the optional ones absent.
     pub fn new(content: ::std::vec::Vec<ContentBlock>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             content,
-            is_error: ::std::option::Option::None,
-            structured_content: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2263,7 +2243,7 @@ impl CancelTaskRequestParams {
     pub fn new(task_id: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             task_id: task_id.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2376,10 +2356,8 @@ impl CancelledNotification {
     /// A `CancelledNotification` from its required properties (`params`); the optional ones absent.
     pub fn new(params: CancelledNotificationParams) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2420,10 +2398,7 @@ impl CancelledNotificationParams {
     /// A `CancelledNotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            reason: ::std::option::Option::None,
-            request_id: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2471,12 +2446,7 @@ impl ClientCapabilities {
     /// A `ClientCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            elicitation: ::std::option::Option::None,
-            experimental: ::std::option::Option::None,
-            roots: ::std::option::Option::None,
-            sampling: ::std::option::Option::None,
-            tasks: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2511,9 +2481,7 @@ impl ClientCapabilitiesElicitation {
     /// A `ClientCapabilitiesElicitation` with no property set.
     pub fn new() -> Self {
         Self {
-            form: ::std::option::Option::None,
-            url: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2542,8 +2510,7 @@ impl ClientCapabilitiesRoots {
     /// A `ClientCapabilitiesRoots` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2581,9 +2548,7 @@ impl ClientCapabilitiesSampling {
     /// A `ClientCapabilitiesSampling` with no property set.
     pub fn new() -> Self {
         Self {
-            context: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2624,10 +2589,7 @@ impl ClientCapabilitiesTasks {
     /// A `ClientCapabilitiesTasks` with no property set.
     pub fn new() -> Self {
         Self {
-            cancel: ::std::option::Option::None,
-            list: ::std::option::Option::None,
-            requests: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2660,9 +2622,7 @@ impl ClientCapabilitiesTasksRequests {
     /// A `ClientCapabilitiesTasksRequests` with no property set.
     pub fn new() -> Self {
         Self {
-            elicitation: ::std::option::Option::None,
-            sampling: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2693,8 +2653,7 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     /// A `ClientCapabilitiesTasksRequestsElicitation` with no property set.
     pub fn new() -> Self {
         Self {
-            create: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2725,8 +2684,7 @@ impl ClientCapabilitiesTasksRequestsSampling {
     /// A `ClientCapabilitiesTasksRequestsSampling` with no property set.
     pub fn new() -> Self {
         Self {
-            create_message: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2840,7 +2798,7 @@ impl CompleteRequestParamsArgument {
         Self {
             name: name.into(),
             value: value.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2871,8 +2829,7 @@ impl CompleteRequestParamsContext {
     /// A `CompleteRequestParamsContext` with no property set.
     pub fn new() -> Self {
         Self {
-            arguments: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -2901,8 +2858,7 @@ impl CompleteRequestParamsMeta {
     /// A `CompleteRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3008,9 +2964,8 @@ impl CompleteResult {
     /// A `CompleteResult` from its required properties (`completion`); the optional ones absent.
     pub fn new(completion: CompleteResultCompletion) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             completion,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3044,10 +2999,8 @@ impl CompleteResultCompletion {
     /// A `CompleteResultCompletion` from its required properties (`values`); the optional ones absent.
     pub fn new(values: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            has_more: ::std::option::Option::None,
-            total: ::std::option::Option::None,
             values,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3398,19 +3351,9 @@ impl CreateMessageRequestParams {
     /// A `CreateMessageRequestParams` from its required properties (`maxTokens`, `messages`); the optional ones absent.
     pub fn new(max_tokens: i64, messages: ::std::vec::Vec<SamplingMessage>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            include_context: ::std::option::Option::None,
             max_tokens,
             messages,
-            metadata: ::std::option::Option::None,
-            model_preferences: ::std::option::Option::None,
-            stop_sequences: ::std::option::Option::None,
-            system_prompt: ::std::option::Option::None,
-            task: ::std::option::Option::None,
-            temperature: ::std::option::Option::None,
-            tool_choice: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3474,8 +3417,7 @@ impl CreateMessageRequestParamsMeta {
     /// A `CreateMessageRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -3972,12 +3914,9 @@ impl ElicitRequestFormParams {
         requested_schema: ElicitRequestFormParamsRequestedSchema,
     ) -> Self {
         Self {
-            mode: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
             message: message.into(),
             requested_schema,
-            task: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4006,8 +3945,7 @@ impl ElicitRequestFormParamsMeta {
     /// A `ElicitRequestFormParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4051,11 +3989,8 @@ impl ElicitRequestFormParamsRequestedSchema {
         >,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            schema: ::std::option::Option::None,
             properties,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4190,13 +4125,10 @@ impl ElicitRequestUrlParams {
         url: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            mode: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
             elicitation_id: elicitation_id.into(),
             message: message.into(),
-            task: ::std::option::Option::None,
             url: url.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4225,8 +4157,7 @@ impl ElicitRequestUrlParamsMeta {
     /// A `ElicitRequestUrlParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4460,10 +4391,8 @@ impl ElicitationCompleteNotification {
     /// A `ElicitationCompleteNotification` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ElicitationCompleteNotificationParams) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4493,7 +4422,7 @@ impl ElicitationCompleteNotificationParams {
     ) -> Self {
         Self {
             elicitation_id: elicitation_id.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4803,9 +4732,8 @@ impl ErrorObject {
     ) -> Self {
         Self {
             code,
-            data: ::std::option::Option::None,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4876,10 +4804,8 @@ impl GetPromptRequestParams {
     /// A `GetPromptRequestParams` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            arguments: ::std::option::Option::None,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4908,8 +4834,7 @@ impl GetPromptRequestParamsMeta {
     /// A `GetPromptRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -4944,10 +4869,8 @@ impl GetPromptResult {
     /// A `GetPromptResult` from its required properties (`messages`); the optional ones absent.
     pub fn new(messages: ::std::vec::Vec<PromptMessage>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             messages,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5010,7 +4933,7 @@ impl GetTaskPayloadRequestParams {
     pub fn new(task_id: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             task_id: task_id.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5041,8 +4964,7 @@ impl GetTaskPayloadResult {
     /// A `GetTaskPayloadResult` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5105,7 +5027,7 @@ impl GetTaskRequestParams {
     pub fn new(task_id: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             task_id: task_id.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5234,11 +5156,8 @@ impl Icon {
     /// A `Icon` from its required properties (`src`); the optional ones absent.
     pub fn new(src: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            mime_type: ::std::option::Option::None,
-            sizes: ::std::option::Option::None,
             src: src.into(),
-            theme: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5304,8 +5223,7 @@ impl Icons {
     /// A `Icons` with no property set.
     pub fn new() -> Self {
         Self {
-            icons: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5350,12 +5268,9 @@ impl ImageContent {
         mime_type: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             data: data.into(),
             mime_type: mime_type.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5419,13 +5334,9 @@ impl Implementation {
         version: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
             name: name.into(),
-            title: ::std::option::Option::None,
             version: version.into(),
-            website_url: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5500,11 +5411,10 @@ impl InitializeRequestParams {
         client_info: Implementation,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             capabilities: ::std::boxed::Box::new(capabilities),
             client_info,
             protocol_version: protocol_version.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5533,8 +5443,7 @@ impl InitializeRequestParamsMeta {
     /// A `InitializeRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5582,12 +5491,10 @@ impl InitializeResult {
         server_info: Implementation,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             capabilities: ::std::boxed::Box::new(capabilities),
-            instructions: ::std::option::Option::None,
             protocol_version: protocol_version.into(),
             server_info,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5617,10 +5524,7 @@ impl InitializedNotification {
     /// A `InitializedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5651,10 +5555,8 @@ impl JsonRpcErrorResponse {
     /// A `JsonRpcErrorResponse` from its required properties (`error`); the optional ones absent.
     pub fn new(error: ErrorObject) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             error,
-            id: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -5805,10 +5707,8 @@ impl JsonRpcNotification {
     /// A `JsonRpcNotification` from its required properties (`method`); the optional ones absent.
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6001,13 +5901,8 @@ impl LegacyTitledEnumSchema {
     /// A `LegacyTitledEnumSchema` from its required properties (`enum`); the optional ones absent.
     pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             r#enum,
-            enum_names: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6079,10 +5974,8 @@ impl ListPromptsResult {
     /// A `ListPromptsResult` from its required properties (`prompts`); the optional ones absent.
     pub fn new(prompts: ::std::vec::Vec<Prompt>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             prompts,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6155,10 +6048,8 @@ impl ListResourceTemplatesResult {
     /// A `ListResourceTemplatesResult` from its required properties (`resourceTemplates`); the optional ones absent.
     pub fn new(resource_templates: ::std::vec::Vec<ResourceTemplate>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             resource_templates,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6230,10 +6121,8 @@ impl ListResourcesResult {
     /// A `ListResourcesResult` from its required properties (`resources`); the optional ones absent.
     pub fn new(resources: ::std::vec::Vec<Resource>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             resources,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6308,9 +6197,8 @@ impl ListRootsResult {
     /// A `ListRootsResult` from its required properties (`roots`); the optional ones absent.
     pub fn new(roots: ::std::vec::Vec<Root>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             roots,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6382,10 +6270,8 @@ impl ListTasksResult {
     /// A `ListTasksResult` from its required properties (`tasks`); the optional ones absent.
     pub fn new(tasks: ::std::vec::Vec<Task>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             tasks,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6457,10 +6343,8 @@ impl ListToolsResult {
     /// A `ListToolsResult` from its required properties (`tools`); the optional ones absent.
     pub fn new(tools: ::std::vec::Vec<Tool>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
             tools,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6625,8 +6509,7 @@ impl ModelHint {
     /// A `ModelHint` with no property set.
     pub fn new() -> Self {
         Self {
-            name: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6687,11 +6570,7 @@ impl ModelPreferences {
     /// A `ModelPreferences` with no property set.
     pub fn new() -> Self {
         Self {
-            cost_priority: ::std::option::Option::None,
-            hints: ::std::option::Option::None,
-            intelligence_priority: ::std::option::Option::None,
-            speed_priority: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6810,8 +6689,7 @@ impl Notification {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6839,8 +6717,7 @@ impl NotificationParams {
     /// A `NotificationParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -6980,9 +6857,7 @@ impl PaginatedRequestParams {
     /// A `PaginatedRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7011,8 +6886,7 @@ impl PaginatedRequestParamsMeta {
     /// A `PaginatedRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7045,9 +6919,7 @@ impl PaginatedResult {
     /// A `PaginatedResult` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            next_cursor: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7533,13 +7405,8 @@ impl Prompt {
     /// A `Prompt` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            arguments: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7582,11 +7449,8 @@ impl PromptArgument {
     /// A `PromptArgument` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            description: ::std::option::Option::None,
             name: name.into(),
-            required: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7616,10 +7480,7 @@ impl PromptListChangedNotification {
     /// A `PromptListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7688,10 +7549,8 @@ impl PromptReference {
     /// A `PromptReference` from its required properties (`name`); the optional ones absent.
     pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             name: name.into(),
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7756,9 +7615,8 @@ impl ReadResourceRequestParams {
     /// A `ReadResourceRequestParams` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7787,8 +7645,7 @@ impl ReadResourceRequestParamsMeta {
     /// A `ReadResourceRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7819,9 +7676,8 @@ impl ReadResourceResult {
     /// A `ReadResourceResult` from its required properties (`contents`); the optional ones absent.
     pub fn new(contents: ::std::vec::Vec<ReadResourceResultContentsItem>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             contents,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7920,7 +7776,7 @@ impl RelatedTaskMetadata {
     pub fn new(task_id: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             task_id: task_id.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -7950,8 +7806,7 @@ impl Request {
     pub fn new(method: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
             method: method.into(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8048,8 +7903,7 @@ impl RequestParams {
     /// A `RequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8078,8 +7932,7 @@ impl RequestParamsMeta {
     /// A `RequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8158,16 +8011,9 @@ impl Resource {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            size: ::std::option::Option::None,
-            title: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8203,10 +8049,8 @@ impl ResourceContents {
     /// A `ResourceContents` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8289,17 +8133,9 @@ impl ResourceLink {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            size: ::std::option::Option::None,
-            title: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8329,10 +8165,7 @@ impl ResourceListChangedNotification {
     /// A `ResourceListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8362,9 +8195,8 @@ impl ResourceRequestParams {
     /// A `ResourceRequestParams` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8393,8 +8225,7 @@ impl ResourceRequestParamsMeta {
     /// A `ResourceRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8468,15 +8299,9 @@ impl ResourceTemplate {
         uri_template: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             name: name.into(),
-            title: ::std::option::Option::None,
             uri_template: uri_template.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8504,9 +8329,8 @@ impl ResourceTemplateReference {
     /// A `ResourceTemplateReference` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8535,10 +8359,8 @@ impl ResourceUpdatedNotification {
     /// A `ResourceUpdatedNotification` from its required properties (`params`); the optional ones absent.
     pub fn new(params: ResourceUpdatedNotificationParams) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
             params,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8570,9 +8392,8 @@ impl ResourceUpdatedNotificationParams {
     /// A `ResourceUpdatedNotificationParams` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8601,8 +8422,7 @@ impl ResultObject {
     /// A `ResultObject` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8667,10 +8487,8 @@ impl Root {
     /// A `Root` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            name: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -8702,10 +8520,7 @@ impl RootsListChangedNotification {
     /// A `RootsListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9188,14 +9003,7 @@ impl ServerCapabilities {
     /// A `ServerCapabilities` with no property set.
     pub fn new() -> Self {
         Self {
-            completions: ::std::option::Option::None,
-            experimental: ::std::option::Option::None,
-            logging: ::std::option::Option::None,
-            prompts: ::std::option::Option::None,
-            resources: ::std::option::Option::None,
-            tasks: ::std::option::Option::None,
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9224,8 +9032,7 @@ impl ServerCapabilitiesPrompts {
     /// A `ServerCapabilitiesPrompts` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9258,9 +9065,7 @@ impl ServerCapabilitiesResources {
     /// A `ServerCapabilitiesResources` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            subscribe: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9301,10 +9106,7 @@ impl ServerCapabilitiesTasks {
     /// A `ServerCapabilitiesTasks` with no property set.
     pub fn new() -> Self {
         Self {
-            cancel: ::std::option::Option::None,
-            list: ::std::option::Option::None,
-            requests: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9333,8 +9135,7 @@ impl ServerCapabilitiesTasksRequests {
     /// A `ServerCapabilitiesTasksRequests` with no property set.
     pub fn new() -> Self {
         Self {
-            tools: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9365,8 +9166,7 @@ impl ServerCapabilitiesTasksRequestsTools {
     /// A `ServerCapabilitiesTasksRequestsTools` with no property set.
     pub fn new() -> Self {
         Self {
-            call: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9395,8 +9195,7 @@ impl ServerCapabilitiesTools {
     /// A `ServerCapabilitiesTools` with no property set.
     pub fn new() -> Self {
         Self {
-            list_changed: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9492,8 +9291,7 @@ impl SetLevelRequestParamsMeta {
     /// A `SetLevelRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9603,14 +9401,7 @@ impl StringSchema {
     /// A `StringSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            format: ::std::option::Option::None,
-            max_length: ::std::option::Option::None,
-            min_length: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9708,9 +9499,8 @@ impl SubscribeRequestParams {
     /// A `SubscribeRequestParams` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9739,8 +9529,7 @@ impl SubscribeRequestParamsMeta {
     /// A `SubscribeRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9845,9 +9634,7 @@ impl TaskAugmentedRequestParams {
     /// A `TaskAugmentedRequestParams` with no property set.
     pub fn new() -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            task: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9876,8 +9663,7 @@ impl TaskAugmentedRequestParamsMeta {
     /// A `TaskAugmentedRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -9905,8 +9691,7 @@ impl TaskMetadata {
     /// A `TaskMetadata` with no property set.
     pub fn new() -> Self {
         Self {
-            ttl: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10089,11 +9874,8 @@ impl TextContent {
     /// A `TextContent` from its required properties (`text`); the optional ones absent.
     pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
             text: text.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10134,11 +9916,9 @@ impl TextResourceContents {
         uri: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            mime_type: ::std::option::Option::None,
             text: text.into(),
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10186,14 +9966,8 @@ impl TitledMultiSelectEnumSchema {
     /// A `TitledMultiSelectEnumSchema` from its required properties (`items`); the optional ones absent.
     pub fn new(items: TitledMultiSelectEnumSchemaItems) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             items,
-            max_items: ::std::option::Option::None,
-            min_items: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10225,7 +9999,7 @@ impl TitledMultiSelectEnumSchemaItems {
     ) -> Self {
         Self {
             any_of,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10259,7 +10033,7 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
         Self {
             r#const: r#const.into(),
             title: title.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10300,12 +10074,8 @@ impl TitledSingleSelectEnumSchema {
     /// A `TitledSingleSelectEnumSchema` from its required properties (`oneOf`); the optional ones absent.
     pub fn new(one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             one_of,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10339,7 +10109,7 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
         Self {
             r#const: r#const.into(),
             title: title.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10423,16 +10193,9 @@ impl Tool {
         input_schema: ToolInputSchema,
     ) -> Self {
         Self {
-            meta: ::std::option::Option::None,
-            annotations: ::std::option::Option::None,
-            description: ::std::option::Option::None,
-            execution: ::std::option::Option::None,
-            icons: ::std::option::Option::None,
             input_schema,
             name: name.into(),
-            output_schema: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10529,12 +10292,7 @@ impl ToolAnnotations {
     /// A `ToolAnnotations` with no property set.
     pub fn new() -> Self {
         Self {
-            destructive_hint: ::std::option::Option::None,
-            idempotent_hint: ::std::option::Option::None,
-            open_world_hint: ::std::option::Option::None,
-            read_only_hint: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10564,8 +10322,7 @@ impl ToolChoice {
     /// A `ToolChoice` with no property set.
     pub fn new() -> Self {
         Self {
-            mode: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10634,8 +10391,7 @@ impl ToolExecution {
     /// A `ToolExecution` with no property set.
     pub fn new() -> Self {
         Self {
-            task_support: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10715,11 +10471,7 @@ impl ToolInputSchema {
     /// A `ToolInputSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            schema: ::std::option::Option::None,
-            properties: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10749,10 +10501,7 @@ impl ToolListChangedNotification {
     /// A `ToolListChangedNotification` with no property set.
     pub fn new() -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
-            method: ::std::default::Default::default(),
-            params: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10797,11 +10546,7 @@ impl ToolOutputSchema {
     /// A `ToolOutputSchema` with no property set.
     pub fn new() -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            schema: ::std::option::Option::None,
-            properties: ::std::option::Option::None,
-            required: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10865,13 +10610,9 @@ impl ToolResultContent {
         content: ::std::vec::Vec<ContentBlock>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
             content,
-            is_error: ::std::option::Option::None,
-            structured_content: ::std::option::Option::None,
             tool_use_id: tool_use_id.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10920,12 +10661,10 @@ impl ToolUseContent {
         input: serde_json::Map<::std::string::String, serde_json::Value>,
     ) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            meta: ::std::option::Option::None,
             id: id.into(),
             input,
             name: name.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -10990,9 +10729,8 @@ impl UnsubscribeRequestParams {
     /// A `UnsubscribeRequestParams` from its required properties (`uri`); the optional ones absent.
     pub fn new(uri: impl ::std::convert::Into<::std::string::String>) -> Self {
         Self {
-            meta: ::std::option::Option::None,
             uri: uri.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -11021,8 +10759,7 @@ impl UnsubscribeRequestParamsMeta {
     /// A `UnsubscribeRequestParamsMeta` with no property set.
     pub fn new() -> Self {
         Self {
-            progress_token: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -11070,14 +10807,8 @@ impl UntitledMultiSelectEnumSchema {
     /// A `UntitledMultiSelectEnumSchema` from its required properties (`items`); the optional ones absent.
     pub fn new(items: UntitledMultiSelectEnumSchemaItems) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             items,
-            max_items: ::std::option::Option::None,
-            min_items: ::std::option::Option::None,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -11107,9 +10838,8 @@ impl UntitledMultiSelectEnumSchemaItems {
     /// A `UntitledMultiSelectEnumSchemaItems` from its required properties (`enum`); the optional ones absent.
     pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
             r#enum,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -11149,12 +10879,8 @@ impl UntitledSingleSelectEnumSchema {
     /// A `UntitledSingleSelectEnumSchema` from its required properties (`enum`); the optional ones absent.
     pub fn new(r#enum: ::std::vec::Vec<::std::string::String>) -> Self {
         Self {
-            r#type: ::std::default::Default::default(),
-            default: ::std::option::Option::None,
-            description: ::std::option::Option::None,
             r#enum,
-            title: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -11185,10 +10911,8 @@ impl UrlElicitationRequiredError {
     /// A `UrlElicitationRequiredError` from its required properties (`error`); the optional ones absent.
     pub fn new(error: UrlElicitationRequiredErrorError) -> Self {
         Self {
-            jsonrpc: ::std::default::Default::default(),
             error,
-            id: ::std::option::Option::None,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -11223,10 +10947,9 @@ impl UrlElicitationRequiredErrorError {
         data: UrlElicitationRequiredErrorErrorData,
     ) -> Self {
         Self {
-            code: ::std::default::Default::default(),
             data,
             message: message.into(),
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }
@@ -11254,7 +10977,7 @@ impl UrlElicitationRequiredErrorErrorData {
     pub fn new(elicitations: ::std::vec::Vec<ElicitRequestUrlParams>) -> Self {
         Self {
             elicitations,
-            extra: ::std::default::Default::default(),
+            ..::std::default::Default::default()
         }
     }
 }

@@ -52,7 +52,9 @@ pub(super) fn constructor(
             quote!(#arg: #t)
         }
     });
-    let inits = fields.iter().map(|f| {
+    // A struct with `Default` fills the rest from it; one without spells every field.
+    let spelled = |f: &&Field| !t.default || (f.required && !matches!(f.ty, TypeRef::Const(_)));
+    let inits = fields.iter().filter(spelled).map(|f| {
         let field = ident(&f.name);
         let value = match (&f.ty, f.required) {
             (TypeRef::Const(_), _) => quote!(::std::default::Default::default()),
@@ -65,7 +67,11 @@ pub(super) fn constructor(
         };
         quote!(#field: #value,)
     });
-    let extra = open.then(|| quote!(extra: ::std::default::Default::default(),));
+    let rest = if t.default {
+        Some(quote!(..::std::default::Default::default()))
+    } else {
+        open.then(|| quote!(extra: ::std::default::Default::default(),))
+    };
     let required: Vec<String> = params(fields).map(|f| format!("`{}`", f.wire)).collect();
     let doc = match required.as_slice() {
         [] => format!(" A `{}` with no property set.", t.name),
@@ -81,7 +87,7 @@ pub(super) fn constructor(
             #[doc = #doc]
             #allow
             pub fn new(#( #args ),*) -> Self {
-                Self { #( #inits )* #extra }
+                Self { #( #inits )* #rest }
             }
         }
     }
