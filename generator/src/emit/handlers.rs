@@ -63,13 +63,13 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
         Side::Server,
         &answers(Side::Server, false),
         &hears(Side::Server),
-        &model.version,
+        model,
     );
     let client_trait = handler_trait(
         Side::Client,
         &answers(Side::Client, false),
         &hears(Side::Client),
-        &model.version,
+        model,
     );
     let server_dispatch = dispatch(
         Side::Server,
@@ -118,8 +118,9 @@ fn handler_trait(
     side: Side,
     requests: &[&MethodDef],
     notes: &[&MethodDef],
-    version: &str,
+    model: &Model,
 ) -> TokenStream {
+    let version = &model.version;
     let (name, peer, doc) = match side {
         Side::Server => (
             quote!(ServerHandler),
@@ -173,7 +174,7 @@ fn handler_trait(
                 format!(
                     "{doc} Answered with an empty result by default, as the specification requires."
                 ),
-                quote!(async move { Ok(::std::default::Default::default()) }),
+                empty_result(m, model),
             )
         } else {
             (
@@ -362,6 +363,26 @@ fn peer(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenStrea
 
         impl #name {
             #( #items )*
+        }
+    }
+}
+
+/// The body of a default that answers an empty result: the result type's `Default`, or,
+/// for a type without one (a union, in some draft revisions), `{}` decoded into it.
+fn empty_result(m: &MethodDef, model: &Model) -> TokenStream {
+    let has_default = m
+        .result
+        .as_deref()
+        .is_some_and(|r| model.types.iter().any(|t| t.name == r && t.default));
+    if has_default {
+        quote!(async move { Ok(::std::default::Default::default()) })
+    } else {
+        quote! {
+            async move {
+                crate::rt::path::from_str("{}").map_err(|e| {
+                    crate::rt::jsonrpc::ErrorObject::internal_error(::std::format!("no empty result: {e}"))
+                })
+            }
         }
     }
 }
