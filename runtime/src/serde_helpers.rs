@@ -96,7 +96,7 @@ macro_rules! __object_deserialize {
                             map.next_key::<$crate::serde_helpers::Key<'de>>()?
                         {
                             match key.as_str() {
-                                $( $wire => $crate::serde_helpers::fill(&mut $field, &mut map, $wire)?, )*
+                                $( $wire => $crate::__object_fill!($field, map, $wire $(, $how)?), )*
                                 _ => $crate::__object_other!(map, key, [$( $wire ),*] $(, $extra)?),
                             }
                         }
@@ -156,13 +156,33 @@ macro_rules! __object_serialize {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __object_entry {
-    ($map:ident, $value:expr, $wire:literal) => {
+    ($map:ident, $value:expr, $wire:literal $(, int)?) => {
         $map.serialize_entry($wire, $value)?
     };
     ($map:ident, $value:expr, $wire:literal, $how:ident) => {
         if let ::std::option::Option::Some(value) = $value {
             $map.serialize_entry($wire, value)?;
         }
+    };
+}
+
+/// How [`open_object!`](crate::open_object) reads a property into its slot: an integer
+/// property as JSON Schema counts integers (`1.0`, `1E2` and `-0` too), any other as its
+/// type decodes.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __object_fill {
+    ($slot:ident, $map:ident, $wire:literal, int) => {
+        $crate::serde_helpers::fill_int(&mut $slot, &mut $map, $wire)?
+    };
+    ($slot:ident, $map:ident, $wire:literal, optional_int) => {
+        $crate::serde_helpers::fill_int(&mut $slot, &mut $map, $wire)?
+    };
+    ($slot:ident, $map:ident, $wire:literal, optional_nullable_int) => {
+        $crate::serde_helpers::fill_int(&mut $slot, &mut $map, $wire)?
+    };
+    ($slot:ident, $map:ident, $wire:literal $(, $how:ident)?) => {
+        $crate::serde_helpers::fill(&mut $slot, &mut $map, $wire)?
     };
 }
 
@@ -294,10 +314,19 @@ macro_rules! __open_object_field {
     ($slot:ident, $wire:literal) => {
         $crate::serde_helpers::take($slot, $wire)?
     };
+    ($slot:ident, $wire:literal, int) => {
+        $crate::serde_helpers::take($slot, $wire)?
+    };
     ($slot:ident, $wire:literal, optional) => {
         $crate::serde_helpers::flatten($slot)
     };
+    ($slot:ident, $wire:literal, optional_int) => {
+        $crate::serde_helpers::flatten($slot)
+    };
     ($slot:ident, $wire:literal, optional_nullable) => {
+        $slot
+    };
+    ($slot:ident, $wire:literal, optional_nullable_int) => {
         $slot
     };
 }
@@ -372,6 +401,105 @@ impl<'de> Deserialize<'de> for Key<'de> {
         }
         deserializer.deserialize_str(KeyVisitor)
     }
+}
+
+/// An integer as JSON Schema counts integers: any number without a fractional part
+/// (`1.0`, `1E2` and `-0` too), within the type's range. `Option`s of them read `null` as
+/// `None`.
+#[doc(hidden)]
+pub trait Integer: Sized {
+    /// Decodes one.
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
+}
+
+struct IntegerVisitor<T>(std::marker::PhantomData<T>);
+
+impl<T: TryFrom<i64> + TryFrom<u64>> serde::de::Visitor<'_> for IntegerVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "an integer that fits {}", std::any::type_name::<T>())
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<T, E> {
+        T::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<T, E> {
+        T::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<T, E> {
+        // A whole number converts exactly within [-2^63, 2^64); `-0` is 0.
+        const MIN: f64 = -9_223_372_036_854_775_808.0;
+        const END: f64 = 18_446_744_073_709_551_616.0;
+        if v.fract() != 0.0 || !v.is_finite() {
+            Err(E::invalid_type(serde::de::Unexpected::Float(v), &self))
+        } else if (MIN..0.0).contains(&v) {
+            self.visit_i64(v as i64)
+        } else if (0.0..END).contains(&v) || v == 0.0 {
+            self.visit_u64(v as u64)
+        } else {
+            Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+        }
+    }
+}
+
+impl Integer for i64 {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_i64(IntegerVisitor(std::marker::PhantomData))
+    }
+}
+
+impl Integer for u64 {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_u64(IntegerVisitor(std::marker::PhantomData))
+    }
+}
+
+impl<T: Integer> Integer for Option<T> {
+    fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct OptionVisitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Integer> serde::de::Visitor<'de> for OptionVisitor<T> {
+            type Value = Option<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an integer or null")
+            }
+            fn visit_none<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Option<T>, E> {
+                Ok(None)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
+                T::decode(d).map(Some)
+            }
+        }
+        deserializer.deserialize_option(OptionVisitor(std::marker::PhantomData))
+    }
+}
+
+struct IntegerSeed<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: Integer> serde::de::DeserializeSeed<'de> for IntegerSeed<T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        T::decode(deserializer)
+    }
+}
+
+/// [`fill`] for an integer property.
+#[doc(hidden)]
+pub fn fill_int<'de, A, T>(
+    slot: &mut Option<T>,
+    map: &mut A,
+    name: &'static str,
+) -> Result<(), A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+    T: Integer,
+{
+    if slot.is_some() {
+        return Err(<A::Error as serde::de::Error>::duplicate_field(name));
+    }
+    *slot = Some(map.next_value_seed(IntegerSeed(std::marker::PhantomData))?);
+    Ok(())
 }
 
 /// Decodes the value of the property `name` into its slot; a second occurrence is an

@@ -310,6 +310,24 @@ fn not_kept(came: &Value, written: &Value, path: &mut Path, out: &mut Vec<Issue>
     }
 }
 
+/// Whether two JSON values are equal as JSON Schema compares them: numbers by their value
+/// (`1.0`, `1E0` and `1` are one number, as are `-0` and `0`), everything else as
+/// `Value`'s `==` does. What a decode-encode round trip must keep.
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => same_number(x, y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
 fn same_number(a: &Number, b: &Number) -> bool {
     match (a.as_i64(), b.as_i64(), a.as_u64(), b.as_u64()) {
         (Some(x), Some(y), _, _) => x == y,

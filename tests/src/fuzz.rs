@@ -211,7 +211,12 @@ fn check<R, N, S, F>(
             let Ok(bytes) = bytes else { continue };
             let back: Option<Value> = serde_json::from_slice(&bytes).ok();
             let input: Option<Value> = serde_json::from_slice(data).ok();
-            tally.agree(back.is_some() && back == input, || {
+            // Numbers by value: an integer property reads `-0` or `1.0` and writes `0`, `1`.
+            let same = match (&back, &input) {
+                (Some(back), Some(input)) => mcp_spec_types::rt::strict::same_json(back, input),
+                _ => false,
+            };
+            tally.agree(same, || {
                 format!(
                     "{}: the message changed on the way back: {} became {}",
                     at(),

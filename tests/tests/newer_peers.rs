@@ -244,3 +244,39 @@ fn strictly_a_null_where_the_schema_allows_none_is_reported() {
         "at `title`: null is not allowed here and is not kept"
     );
 }
+
+#[test]
+fn integer_properties_take_any_number_json_schema_counts_as_an_integer() {
+    use mcp_spec_types::v2025_11_25 as m;
+    for (written, value) in [
+        ("10", 10),
+        ("10.0", 10),
+        ("1E1", 10),
+        ("1e1", 10),
+        ("-0", 0),
+        ("0.0", 0),
+    ] {
+        let text = format!(r#"{{"messages":[],"maxTokens":{written}}}"#);
+        for decoded in [
+            mcp_spec_types::rt::path::from_str::<m::CreateMessageRequestParams>(&text),
+            mcp_spec_types::rt::path::from_value(serde_json::from_str(&text).unwrap()),
+        ] {
+            let params = decoded.unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(params.max_tokens, value, "{written}");
+        }
+        // The same number: nothing for a strict check to report.
+        strict::from_str::<m::CreateMessageRequestParams>(&text).unwrap();
+    }
+    for written in ["10.5", "1E300", "-1E19", "9223372036854775808"] {
+        let text = format!(r#"{{"messages":[],"maxTokens":{written}}}"#);
+        let e = mcp_spec_types::rt::path::from_str::<m::CreateMessageRequestParams>(&text)
+            .expect_err(written);
+        assert_eq!(e.path(), "maxTokens", "{written}: {e}");
+    }
+    // Optional and nullable integers likewise.
+    let task: m::Task = mcp_spec_types::rt::path::from_str(
+        r#"{"taskId":"t","status":"working","createdAt":"a","lastUpdatedAt":"b","ttl":6E4,"pollInterval":5.0}"#,
+    )
+    .unwrap();
+    assert_eq!((task.ttl, task.poll_interval), (Some(60000), Some(5)));
+}

@@ -1783,7 +1783,7 @@ pub struct CompleteResultCompletion {
 crate::rt::open_object! {
     CompleteResultCompletion {
         has_more: "hasMore" optional,
-        total: "total" optional,
+        total: "total" optional_int,
         values: "values",
     }
 }
@@ -1860,7 +1860,7 @@ pub struct CreateMessageRequestParams {
 crate::rt::open_object! {
     CreateMessageRequestParams {
         include_context: "includeContext" optional,
-        max_tokens: "maxTokens",
+        max_tokens: "maxTokens" int,
         messages: "messages",
         metadata: "metadata" optional,
         model_preferences: "modelPreferences" optional,
@@ -2623,7 +2623,7 @@ pub struct JsonRpcErrorError {
 
 crate::rt::open_object! {
     JsonRpcErrorError {
-        code: "code",
+        code: "code" int,
         data: "data" optional,
         message: "message",
     }
@@ -4655,7 +4655,7 @@ crate::rt::open_object! {
         description: "description" optional,
         mime_type: "mimeType" optional,
         name: "name",
-        size: "size" optional,
+        size: "size" optional_int,
         uri: "uri",
     }
 }

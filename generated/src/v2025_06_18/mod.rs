@@ -1905,7 +1905,7 @@ pub struct CompleteResultCompletion {
 crate::rt::open_object! {
     CompleteResultCompletion {
         has_more: "hasMore" optional,
-        total: "total" optional,
+        total: "total" optional_int,
         values: "values",
     }
 }
@@ -2137,7 +2137,7 @@ pub struct CreateMessageRequestParams {
 crate::rt::open_object! {
     CreateMessageRequestParams {
         include_context: "includeContext" optional,
-        max_tokens: "maxTokens",
+        max_tokens: "maxTokens" int,
         messages: "messages",
         metadata: "metadata" optional,
         model_preferences: "modelPreferences" optional,
@@ -3155,7 +3155,7 @@ pub struct JsonRpcErrorError {
 
 crate::rt::open_object! {
     JsonRpcErrorError {
-        code: "code",
+        code: "code" int,
         data: "data" optional,
         message: "message",
     }
@@ -5253,7 +5253,7 @@ crate::rt::open_object! {
         description: "description" optional,
         mime_type: "mimeType" optional,
         name: "name",
-        size: "size" optional,
+        size: "size" optional_int,
         title: "title" optional,
         uri: "uri",
     }
@@ -5363,7 +5363,7 @@ crate::rt::open_object! {
         description: "description" optional,
         mime_type: "mimeType" optional,
         name: "name",
-        size: "size" optional,
+        size: "size" optional_int,
         title: "title" optional,
         uri: "uri",
     }
@@ -6043,8 +6043,8 @@ crate::rt::open_object! {
         r#type: "type",
         description: "description" optional,
         format: "format" optional,
-        max_length: "maxLength" optional,
-        min_length: "minLength" optional,
+        max_length: "maxLength" optional_int,
+        min_length: "minLength" optional_int,
         title: "title" optional,
     }
 }

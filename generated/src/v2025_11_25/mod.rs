@@ -2293,11 +2293,11 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         created_at: "createdAt",
         last_updated_at: "lastUpdatedAt",
-        poll_interval: "pollInterval" optional,
+        poll_interval: "pollInterval" optional_int,
         status: "status",
         status_message: "statusMessage" optional,
         task_id: "taskId",
-        ttl: "ttl",
+        ttl: "ttl" int,
     }
 }
 
@@ -2990,7 +2990,7 @@ pub struct CompleteResultCompletion {
 crate::rt::open_object! {
     CompleteResultCompletion {
         has_more: "hasMore" optional,
-        total: "total" optional,
+        total: "total" optional_int,
         values: "values",
     }
 }
@@ -3334,7 +3334,7 @@ crate::rt::open_object! {
     CreateMessageRequestParams {
         meta: "_meta" optional,
         include_context: "includeContext" optional,
-        max_tokens: "maxTokens",
+        max_tokens: "maxTokens" int,
         messages: "messages",
         metadata: "metadata" optional,
         model_preferences: "modelPreferences" optional,
@@ -4718,7 +4718,7 @@ pub struct ErrorObject {
 
 crate::rt::open_object! {
     ErrorObject {
-        code: "code",
+        code: "code" int,
         data: "data" optional,
         message: "message",
     }
@@ -5077,11 +5077,11 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         created_at: "createdAt",
         last_updated_at: "lastUpdatedAt",
-        poll_interval: "pollInterval" optional,
+        poll_interval: "pollInterval" optional_int,
         status: "status",
         status_message: "statusMessage" optional,
         task_id: "taskId",
-        ttl: "ttl",
+        ttl: "ttl" int,
     }
 }
 
@@ -7998,7 +7998,7 @@ crate::rt::open_object! {
         icons: "icons" optional,
         mime_type: "mimeType" optional,
         name: "name",
-        size: "size" optional,
+        size: "size" optional_int,
         title: "title" optional,
         uri: "uri",
     }
@@ -8120,7 +8120,7 @@ crate::rt::open_object! {
         icons: "icons" optional,
         mime_type: "mimeType" optional,
         name: "name",
-        size: "size" optional,
+        size: "size" optional_int,
         title: "title" optional,
         uri: "uri",
     }
@@ -9391,8 +9391,8 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         format: "format" optional,
-        max_length: "maxLength" optional,
-        min_length: "minLength" optional,
+        max_length: "maxLength" optional_int,
+        min_length: "minLength" optional_int,
         title: "title" optional,
     }
 }
@@ -9573,11 +9573,11 @@ crate::rt::open_object! {
     Task {
         created_at: "createdAt",
         last_updated_at: "lastUpdatedAt",
-        poll_interval: "pollInterval" optional,
+        poll_interval: "pollInterval" optional_int,
         status: "status",
         status_message: "statusMessage" optional,
         task_id: "taskId",
-        ttl: "ttl",
+        ttl: "ttl" int,
     }
 }
 
@@ -9683,7 +9683,7 @@ pub struct TaskMetadata {
 
 crate::rt::open_object! {
     TaskMetadata {
-        ttl: "ttl" optional,
+        ttl: "ttl" optional_int,
     }
 }
 
@@ -9810,11 +9810,11 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         created_at: "createdAt",
         last_updated_at: "lastUpdatedAt",
-        poll_interval: "pollInterval" optional,
+        poll_interval: "pollInterval" optional_int,
         status: "status",
         status_message: "statusMessage" optional,
         task_id: "taskId",
-        ttl: "ttl",
+        ttl: "ttl" int,
     }
 }
 
@@ -9956,8 +9956,8 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         items: "items",
-        max_items: "maxItems" optional,
-        min_items: "minItems" optional,
+        max_items: "maxItems" optional_int,
+        min_items: "minItems" optional_int,
         title: "title" optional,
     }
 }
@@ -10797,8 +10797,8 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         items: "items",
-        max_items: "maxItems" optional,
-        min_items: "minItems" optional,
+        max_items: "maxItems" optional_int,
+        min_items: "minItems" optional_int,
         title: "title" optional,
     }
 }

@@ -1182,7 +1182,7 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         cache_scope: "cacheScope",
         result_type: "resultType",
-        ttl_ms: "ttlMs",
+        ttl_ms: "ttlMs" int,
     }
 }
 
@@ -2019,7 +2019,7 @@ pub struct CompleteResultCompletion {
 crate::rt::open_object! {
     CompleteResultCompletion {
         has_more: "hasMore" optional,
-        total: "total" optional,
+        total: "total" optional_int,
         values: "values",
     }
 }
@@ -2296,7 +2296,7 @@ pub struct CreateMessageRequestParams {
 crate::rt::open_object! {
     CreateMessageRequestParams {
         include_context: "includeContext" optional,
-        max_tokens: "maxTokens",
+        max_tokens: "maxTokens" int,
         messages: "messages",
         metadata: "metadata" optional,
         model_preferences: "modelPreferences" optional,
@@ -2753,7 +2753,7 @@ crate::rt::open_object! {
         instructions: "instructions" optional,
         result_type: "resultType",
         supported_versions: "supportedVersions",
-        ttl_ms: "ttlMs",
+        ttl_ms: "ttlMs" int,
     }
 }
 
@@ -3566,7 +3566,7 @@ pub struct ErrorObject {
 
 crate::rt::open_object! {
     ErrorObject {
-        code: "code",
+        code: "code" int,
         data: "data" optional,
         message: "message",
     }
@@ -4999,7 +4999,7 @@ crate::rt::open_object! {
         next_cursor: "nextCursor" optional,
         prompts: "prompts",
         result_type: "resultType",
-        ttl_ms: "ttlMs",
+        ttl_ms: "ttlMs" int,
     }
 }
 
@@ -5181,7 +5181,7 @@ crate::rt::open_object! {
         next_cursor: "nextCursor" optional,
         resource_templates: "resourceTemplates",
         result_type: "resultType",
-        ttl_ms: "ttlMs",
+        ttl_ms: "ttlMs" int,
     }
 }
 
@@ -5362,7 +5362,7 @@ crate::rt::open_object! {
         next_cursor: "nextCursor" optional,
         resources: "resources",
         result_type: "resultType",
-        ttl_ms: "ttlMs",
+        ttl_ms: "ttlMs" int,
     }
 }
 
@@ -5631,7 +5631,7 @@ crate::rt::open_object! {
         next_cursor: "nextCursor" optional,
         result_type: "resultType",
         tools: "tools",
-        ttl_ms: "ttlMs",
+        ttl_ms: "ttlMs" int,
     }
 }
 
@@ -7286,7 +7286,7 @@ crate::rt::open_object! {
         cache_scope: "cacheScope",
         contents: "contents",
         result_type: "resultType",
-        ttl_ms: "ttlMs",
+        ttl_ms: "ttlMs" int,
     }
 }
 
@@ -7710,7 +7710,7 @@ crate::rt::open_object! {
         icons: "icons" optional,
         mime_type: "mimeType" optional,
         name: "name",
-        size: "size" optional,
+        size: "size" optional_int,
         title: "title" optional,
         uri: "uri",
     }
@@ -7826,7 +7826,7 @@ crate::rt::open_object! {
         icons: "icons" optional,
         mime_type: "mimeType" optional,
         name: "name",
-        size: "size" optional,
+        size: "size" optional_int,
         title: "title" optional,
         uri: "uri",
     }
@@ -8883,8 +8883,8 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         format: "format" optional,
-        max_length: "maxLength" optional,
-        min_length: "minLength" optional,
+        max_length: "maxLength" optional_int,
+        min_length: "minLength" optional_int,
         title: "title" optional,
     }
 }
@@ -9354,8 +9354,8 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         items: "items",
-        max_items: "maxItems" optional,
-        min_items: "minItems" optional,
+        max_items: "maxItems" optional_int,
+        min_items: "minItems" optional_int,
         title: "title" optional,
     }
 }
@@ -10118,8 +10118,8 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         items: "items",
-        max_items: "maxItems" optional,
-        min_items: "minItems" optional,
+        max_items: "maxItems" optional_int,
+        min_items: "minItems" optional_int,
         title: "title" optional,
     }
 }

@@ -321,10 +321,15 @@ impl Emitter<'_> {
         let fields = fields.iter().map(|f| {
             let field = ident(&f.name);
             let wire = &f.wire;
-            let how = match (f.required, f.nullable) {
-                (true, _) => quote!(),
-                (false, false) => quote!(optional),
-                (false, true) => quote!(optional_nullable),
+            // An integer property reads any number JSON Schema counts as an integer.
+            let int = matches!(f.ty, TypeRef::Integer | TypeRef::Unsigned);
+            let how = match (f.required, f.nullable, int) {
+                (true, _, false) => quote!(),
+                (true, _, true) => quote!(int),
+                (false, false, false) => quote!(optional),
+                (false, false, true) => quote!(optional_int),
+                (false, true, false) => quote!(optional_nullable),
+                (false, true, true) => quote!(optional_nullable_int),
             };
             quote!(#field: #wire #how)
         });
