@@ -269,3 +269,15 @@ pub const INPUT_REQUEST_UNION: &str = "InputRequest";
 /// answered by the definition `.1` instead of its usual result. The schema's result
 /// unions do not say which requests; the params do.
 pub const TASK_AUGMENTATION: (&str, &str) = ("task", "CreateTaskResult");
+
+/// Requests a handler answers with an empty result unless it implements them, rather than
+/// -32601: `(method, reason)`.
+pub const ANSWERED_BY_DEFAULT: &[(&str, &str)] = &[(
+    "ping",
+    "every version's lifecycle: the receiver MUST respond promptly with an empty response",
+)];
+
+/// Whether the handler traits answer `method` with an empty result by default.
+pub fn answered_by_default(method: &str) -> bool {
+    ANSWERED_BY_DEFAULT.iter().any(|(m, _)| *m == method)
+}

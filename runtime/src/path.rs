@@ -364,30 +364,37 @@ enum Segment<'a> {
 
 impl Segment<'_> {
     fn render(&self) -> String {
-        let mut parts = Vec::new();
+        let mut segments = Vec::new();
         let mut cur = self;
-        loop {
-            match cur {
-                Segment::Root => break,
-                Segment::Key(parent, k) => {
-                    parts.push(k.clone());
-                    cur = parent;
-                }
-                Segment::Index(parent, i) => {
-                    parts.push(format!("[{i}]"));
-                    cur = parent;
-                }
-            }
+        while let Segment::Key(parent, _) | Segment::Index(parent, _) = cur {
+            segments.push(cur);
+            cur = parent;
         }
         let mut out = String::new();
-        for part in parts.iter().rev() {
-            if !part.starts_with('[') && !out.is_empty() {
-                out.push('.');
+        for segment in segments.iter().rev() {
+            match segment {
+                Segment::Key(_, key) => push_key(&mut out, key),
+                Segment::Index(_, index) => push_index(&mut out, *index),
+                Segment::Root => {}
             }
-            out.push_str(part);
         }
         out
     }
+}
+
+/// Adds the property `key` to a path as it is written: `content[0].text`. Shared with
+/// [`strict`](crate::strict), whose paths read the same.
+pub(crate) fn push_key(path: &mut String, key: &str) {
+    if !path.is_empty() {
+        path.push('.');
+    }
+    path.push_str(key);
+}
+
+/// Adds the array index `index` to a path as it is written.
+pub(crate) fn push_index(path: &mut String, index: usize) {
+    use std::fmt::Write as _;
+    let _ = write!(path, "[{index}]");
 }
 
 /// The name `union::deserialize` gives `deserialize_newtype_struct`. Any deserializer

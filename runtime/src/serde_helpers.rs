@@ -495,11 +495,7 @@ where
     A: serde::de::MapAccess<'de>,
     T: Integer,
 {
-    if slot.is_some() {
-        return Err(<A::Error as serde::de::Error>::duplicate_field(name));
-    }
-    *slot = Some(map.next_value_seed(IntegerSeed(std::marker::PhantomData))?);
-    Ok(())
+    fill_with(slot, map, name, IntegerSeed(std::marker::PhantomData))
 }
 
 /// Decodes the value of the property `name` into its slot; a second occurrence is an
@@ -514,10 +510,25 @@ where
     A: serde::de::MapAccess<'de>,
     T: Deserialize<'de>,
 {
+    fill_with(slot, map, name, std::marker::PhantomData)
+}
+
+/// The value of the property `name`, read with `seed`, into its slot; a second
+/// occurrence is an error.
+fn fill_with<'de, A, S>(
+    slot: &mut Option<S::Value>,
+    map: &mut A,
+    name: &'static str,
+    seed: S,
+) -> Result<(), A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+    S: serde::de::DeserializeSeed<'de>,
+{
     if slot.is_some() {
         return Err(<A::Error as serde::de::Error>::duplicate_field(name));
     }
-    *slot = Some(map.next_value()?);
+    *slot = Some(map.next_value_seed(seed)?);
     Ok(())
 }
 

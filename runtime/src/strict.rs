@@ -107,16 +107,13 @@ pub struct Path(String);
 impl Path {
     fn push_key(&mut self, key: &str) -> usize {
         let len = self.0.len();
-        if !self.0.is_empty() {
-            self.0.push('.');
-        }
-        self.0.push_str(key);
+        path::push_key(&mut self.0, key);
         len
     }
 
     fn push_index(&mut self, index: usize) -> usize {
         let len = self.0.len();
-        self.0.push_str(&format!("[{index}]"));
+        path::push_index(&mut self.0, index);
         len
     }
 
@@ -304,8 +301,7 @@ fn not_kept(came: &Value, written: &Value, path: &mut Path, out: &mut Vec<Issue>
             }
         }
         // 1.0 read into an integer field is written 1: the same number.
-        (Value::Number(a), Value::Number(b)) if same_number(a, b) => {}
-        (a, b) if a == b => {}
+        (a, b) if same_json(a, b) => {}
         (a, _) => out.push(path.issue(IssueKind::NotKept { value: a.clone() })),
     }
 }

@@ -98,12 +98,11 @@ pub struct Union {
     pub name: &'static str,
     /// The tag property, if the union has one.
     pub tag: Option<&'static str>,
-    /// One entry per variant, in declaration order (the `Unknown` variant has none).
+    /// One entry per variant, in declaration order. A tagged union has one variant more,
+    /// last, its catch-all (`Unknown`): an object whose tag names no arm chooses it (as
+    /// arm `arms.len()`), so that a newer peer's new kind of value is kept
+    /// ([`strict`](crate::strict) reports it).
     pub arms: &'static [Arm],
-    /// Whether an object whose tag names no arm decodes into the union's `Unknown`
-    /// variant (chosen as arm `arms.len()`) rather than failing: the tagged unions, so that
-    /// a newer peer's new kind of value is kept ([`strict`](crate::strict) reports it).
-    pub catch_all: bool,
 }
 
 /// Why no arm of a union could be chosen.
@@ -319,14 +318,14 @@ fn most_specific<V: View>(candidates: &[(usize, &Arm)], v: &V) -> Result<usize, 
 
 impl Union {
     /// Chooses the arm for `value`, by the rules in the [module docs](self): an index into
-    /// `arms`, or `arms.len()` for the catch-all of a tagged union ([`catch_all`](Self::catch_all)).
+    /// `arms`, or `arms.len()` for the catch-all of a tagged union ([`arms`](Self::arms)).
     pub fn select(&self, value: &Value) -> Result<usize, SelectError> {
         self.select_in(value)
     }
 
     /// [`select`](Self::select), for any [`View`] of the value.
     fn select_in<V: View>(&self, value: &V) -> Result<usize, SelectError> {
-        select(self.tag, self.arms, self.catch_all, value).map_err(|reason| SelectError {
+        select(self.tag, self.arms, value).map_err(|reason| SelectError {
             union: self.name,
             reason,
         })
@@ -624,12 +623,7 @@ fn fitting(arms: &[Arm], kind: Json) -> impl Iterator<Item = (usize, &Arm)> {
         .filter(move |(_, a)| fits(a.json, kind))
 }
 
-fn select<V: View>(
-    tag: Option<&str>,
-    arms: &[Arm],
-    catch_all: bool,
-    value: &V,
-) -> Result<usize, String> {
+fn select<V: View>(tag: Option<&str>, arms: &[Arm], value: &V) -> Result<usize, String> {
     let kind = value.kind();
     // Most values leave one arm by their kind and tag: that arm, found without building
     // the candidate list the rest of the rules (and the errors) read.
@@ -662,16 +656,10 @@ fn select<V: View>(
     if let (Some(tag), Json::Object) = (tag, kind) {
         match value.member(tag).map(|t| (t, t.text())) {
             Some((_, Some(t))) => {
-                let known: Vec<&str> = candidates
-                    .iter()
-                    .flat_map(|(_, a)| a.tags.iter().copied())
-                    .collect();
                 candidates.retain(|(_, a)| a.tags.contains(&t));
-                if candidates.is_empty() && catch_all {
-                    return Ok(arms.len());
-                }
                 if candidates.is_empty() {
-                    return Err(format!("unknown `{tag}` {t:?}; expected one of {known:?}"));
+                    // The catch-all: a tag no arm names.
+                    return Ok(arms.len());
                 }
             }
             Some((other, None)) => {
@@ -774,7 +762,6 @@ mod tests {
             name: "TextOrInt",
             tag: None,
             arms: &[arm("Text", Json::String), arm("Int", Json::Integer)],
-            catch_all: false,
         };
     }
 
@@ -802,7 +789,6 @@ mod tests {
                 arm("Num", Json::Number),
                 arm("Text", Json::String),
             ],
-            catch_all: false,
         };
     }
 

@@ -162,7 +162,6 @@ impl AnyClientNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -415,7 +414,6 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -576,7 +574,6 @@ impl AnyClientResult {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -736,7 +733,6 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -864,7 +860,6 @@ impl AnyServerRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1065,7 +1060,6 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -1379,7 +1373,6 @@ impl CallToolResultContentItem {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1707,7 +1700,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2012,7 +2004,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2166,7 +2157,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -2723,7 +2713,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -3997,7 +3986,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4244,7 +4232,6 @@ impl PromptMessageContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -4445,7 +4432,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4543,7 +4529,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -5198,7 +5183,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 

@@ -136,7 +136,6 @@ impl AnyClientNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -389,7 +388,6 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -550,7 +548,6 @@ impl AnyClientResult {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -710,7 +707,6 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -838,7 +834,6 @@ impl AnyServerRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1039,7 +1034,6 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -1408,7 +1402,6 @@ impl CallToolResultContentItem {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1743,7 +1736,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2062,7 +2054,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2187,7 +2178,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -2608,7 +2598,6 @@ impl JsonRpcBatchRequestItem {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -2688,7 +2677,6 @@ impl JsonRpcBatchResponseItem {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -2944,7 +2932,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4237,7 +4224,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4498,7 +4484,6 @@ impl PromptMessageContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -4706,7 +4691,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4804,7 +4788,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -5401,7 +5384,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 

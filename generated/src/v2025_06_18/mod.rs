@@ -145,7 +145,6 @@ impl AnyClientNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -398,7 +397,6 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -573,7 +571,6 @@ impl AnyClientResult {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -740,7 +737,6 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -887,7 +883,6 @@ impl AnyServerRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1095,7 +1090,6 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -1829,7 +1823,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2021,7 +2014,6 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2303,7 +2295,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2590,7 +2581,6 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -2711,7 +2701,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -3257,7 +3246,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4522,7 +4510,6 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -4678,7 +4665,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -5027,7 +5013,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -5125,7 +5110,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -5778,7 +5762,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 

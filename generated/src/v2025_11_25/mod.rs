@@ -169,7 +169,6 @@ impl AnyClientNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -543,7 +542,6 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -832,7 +830,6 @@ impl AnyClientResult {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -1071,7 +1068,6 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1303,7 +1299,6 @@ impl AnyServerRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1625,7 +1620,6 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -1947,7 +1941,6 @@ impl CallToolOutcome {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -2914,7 +2907,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -3107,7 +3099,6 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -3215,7 +3206,6 @@ impl CreateMessageOutcome {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -3658,7 +3648,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -3810,7 +3799,6 @@ impl ElicitOutcome {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4051,7 +4039,6 @@ impl ElicitRequestParams {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -4329,7 +4316,6 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4518,7 +4504,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4655,7 +4640,6 @@ impl EnumSchema {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -5642,7 +5626,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -5808,7 +5791,6 @@ impl JsonRpcResponse {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -6641,7 +6623,6 @@ impl MultiSelectEnumSchema {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -7132,7 +7113,6 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -7326,7 +7306,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -7729,7 +7708,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -7858,7 +7836,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -8738,7 +8715,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -8896,7 +8872,6 @@ impl SamplingMessageContentBlock {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -9341,7 +9316,6 @@ impl SingleSelectEnumSchema {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 

@@ -329,7 +329,6 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -569,7 +568,6 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -888,7 +886,6 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1297,7 +1294,6 @@ impl CallToolOutcome {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -1932,7 +1928,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2168,7 +2163,6 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -2588,7 +2582,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -3017,7 +3010,6 @@ impl ElicitRequestParams {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -3239,7 +3231,6 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -3365,7 +3356,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -3503,7 +3493,6 @@ impl EnumSchema {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -3638,7 +3627,6 @@ impl GetPromptOutcome {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -4189,7 +4177,6 @@ impl InputRequest {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -4332,7 +4319,6 @@ impl InputResponse {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4637,7 +4623,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -4808,7 +4793,6 @@ impl JsonRpcResponse {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -6167,7 +6151,6 @@ impl MultiSelectEnumSchema {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -6669,7 +6652,6 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -6860,7 +6842,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -7138,7 +7119,6 @@ impl ReadResourceOutcome {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -7392,7 +7372,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -7524,7 +7503,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 
@@ -8427,7 +8405,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -8585,7 +8562,6 @@ impl SamplingMessageContentBlock {
                 shadowed: false,
             },
         ],
-        catch_all: true,
     };
 }
 
@@ -8833,7 +8809,6 @@ impl SingleSelectEnumSchema {
                 shadowed: false,
             },
         ],
-        catch_all: false,
     };
 }
 

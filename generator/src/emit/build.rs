@@ -151,13 +151,19 @@ pub(super) fn call_tool_result_shortcuts(
         return quote!();
     }
     let union_name = ident(&union.name);
-    // `new`'s arguments: the content, and (2026-07-28 on) `resultType`, which the
-    // specification says a finished call sets to "complete".
+    // `new`'s arguments: the content, and a tag the schema states in prose (2026-07-28's
+    // `resultType`), set to the value of a finished result (`overrides::IMPLIED_TAGS`).
+    let finished = |wire: &str| {
+        crate::overrides::IMPLIED_TAGS
+            .iter()
+            .find(|(_, property, ..)| *property == wire)
+            .map(|(_, _, _, other, _)| *other)
+    };
     let mut args = Vec::new();
     for f in params(fields) {
-        match f.wire.as_str() {
-            "content" => args.push(quote!(::std::vec![#union_name::text(text)])),
-            "resultType" if takes_into_string(f) => args.push(quote!("complete")),
+        match (f.wire.as_str(), finished(&f.wire)) {
+            ("content", _) => args.push(quote!(::std::vec![#union_name::text(text)])),
+            (_, Some(value)) if takes_into_string(f) => args.push(quote!(#value)),
             _ => return quote!(),
         }
     }

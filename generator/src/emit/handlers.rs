@@ -158,8 +158,8 @@ fn handler_trait(
         );
         let param = params_arg(m).map(|t| quote!(params: #t,));
         let result = result_type(m);
-        // Either side must answer `ping` (the specification's "MUST respond promptly with
-        // an empty response"): its default does; every other request's default is -32601.
+        // A request the specification requires an answer to (`ping`, see
+        // `overrides::ANSWERED_BY_DEFAULT`) defaults to an empty result; any other to -32601.
         let doc = if method == "tools/call" {
             format!(
                 "{doc} A tool that runs and fails answers `Ok` with an error result \
@@ -169,7 +169,7 @@ fn handler_trait(
         } else {
             doc
         };
-        let (doc, body) = if method == "ping" {
+        let (doc, body) = if crate::overrides::answered_by_default(method) {
             (
                 format!(
                     "{doc} Answered with an empty result by default, as the specification requires."

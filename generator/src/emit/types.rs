@@ -433,7 +433,6 @@ impl Emitter<'_> {
             }
         });
         let unknown_entry = unknown.as_ref().map(|u| quote!(..#u));
-        let catch_all = unknown.is_some();
         let shortcuts = build::union_shortcuts(t, variants, &self.types);
         let from_impls = variants
             .iter()
@@ -462,7 +461,6 @@ impl Emitter<'_> {
                     name: #type_name,
                     tag: #tag_tokens,
                     arms: &[ #( #arms ),* ],
-                    catch_all: #catch_all,
                 };
             }
             crate::rt::#union_arms! {
