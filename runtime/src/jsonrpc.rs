@@ -61,12 +61,77 @@ pub mod codes {
 }
 
 /// A request id: MCP allows a string or an integer (never `null`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// An integer may come written as JSON Schema counts integers, with a fraction or an
+/// exponent (`1.0`, `1E2`, `-0`): that is [`Id::Written`], which keeps the text so that
+/// the answer echoes the id exactly as it came. Ids compare, hash and order by value:
+/// `Id::Integer(100)` equals the id written `1E2`, so a response's id finds its request
+/// however the peer wrote it.
+#[derive(Debug, Clone)]
 pub enum Id {
-    /// An integer id.
+    /// An integer id, written as digits.
     Integer(i64),
     /// A string id.
     String(String),
+    /// An integer id written another way (`1.0`, `1E2`, `-0`): its value and its text as
+    /// it came, which is what is written back.
+    Written {
+        /// The integer.
+        value: i64,
+        /// The JSON number as the peer wrote it.
+        text: String,
+    },
+}
+
+impl Id {
+    /// The integer of an integer id, however it was written.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Id::Integer(value) | Id::Written { value, .. } => Some(*value),
+            Id::String(_) => None,
+        }
+    }
+
+    /// The text of a string id.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Id::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// What equality, hashing and order go by: the value, not how it was written.
+    fn key(&self) -> Result<i64, &str> {
+        self.as_i64()
+            .ok_or_else(|| self.as_str().unwrap_or_default())
+    }
+}
+
+impl PartialEq for Id {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Id {}
+
+impl std::hash::Hash for Id {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
+impl PartialOrd for Id {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Integers before strings; integers by value, strings by text.
+impl Ord for Id {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
 }
 
 impl Serialize for Id {
@@ -74,6 +139,11 @@ impl Serialize for Id {
         match self {
             Id::Integer(i) => serializer.serialize_i64(*i),
             Id::String(s) => serializer.serialize_str(s),
+            // As it came: serde_json writes the raw text (another serializer gets the
+            // number it reads).
+            Id::Written { text, .. } => serde_json::from_str::<&RawValue>(text)
+                .map_err(serde::ser::Error::custom)?
+                .serialize(serializer),
         }
     }
 }
@@ -99,6 +169,17 @@ impl<'de> Deserialize<'de> for Id {
                     )
                 })
             }
+            // The text is gone by now: the number as serde_json writes it stands in.
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Id, E> {
+                let text = serde_json::Number::from_f64(v).map(|n| n.to_string());
+                match (whole_i64(v), text) {
+                    (Some(value), Some(text)) => Ok(Id::Written { value, text }),
+                    _ => Err(E::invalid_value(
+                        serde::de::Unexpected::Float(v),
+                        &"an integer id that fits i64",
+                    )),
+                }
+            }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Id, E> {
                 Ok(Id::String(v.to_string()))
             }
@@ -108,6 +189,14 @@ impl<'de> Deserialize<'de> for Id {
         }
         deserializer.deserialize_any(IdVisitor)
     }
+}
+
+/// The `i64` a double holds exactly, if it is whole and in range (`-0` is 0).
+fn whole_i64(v: f64) -> Option<i64> {
+    // -2^63 is a double; 2^63 is the first one past the range.
+    const MIN: f64 = -9_223_372_036_854_775_808.0;
+    const END: f64 = 9_223_372_036_854_775_808.0;
+    (v.fract() == 0.0 && (MIN..END).contains(&v)).then_some(v as i64)
 }
 
 impl From<i64> for Id {
@@ -127,6 +216,7 @@ impl fmt::Display for Id {
         match self {
             Id::Integer(i) => write!(f, "{i}"),
             Id::String(s) => write!(f, "{s:?}"),
+            Id::Written { text, .. } => f.write_str(text),
         }
     }
 }
@@ -699,12 +789,18 @@ fn string_of(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
     }
 }
 
-/// The id of checked JSON text: a string, or an integer that fits `i64`.
+/// The id of checked JSON text: a string, or an integer that fits `i64`, written as
+/// digits or any other way JSON Schema counts as an integer (kept as written).
 fn id_of(raw: &str) -> Option<Id> {
     match raw.as_bytes().first()? {
         b'"' => string_of(raw).map(|s| Id::String(s.into_owned())),
-        // `-0` is a float to serde_json, and was never an id here.
-        b'-' | b'0'..=b'9' if raw != "-0" => raw.parse::<i64>().ok().map(Id::Integer),
+        b'-' | b'0'..=b'9' => match raw.parse::<i64>() {
+            Ok(value) if raw != "-0" => Some(Id::Integer(value)),
+            _ => Some(Id::Written {
+                value: whole_i64(raw.parse().ok()?)?,
+                text: raw.to_string(),
+            }),
+        },
         _ => None,
     }
 }

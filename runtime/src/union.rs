@@ -142,8 +142,7 @@ impl View for Content<'_> {
         match self {
             Content::Null => Json::Null,
             Content::Bool(_) => Json::Boolean,
-            Content::Number(n) if n.is_i64() || n.is_u64() => Json::Integer,
-            Content::Number(_) => Json::Number,
+            Content::Number(n) => number_kind(n),
             Content::Str(_) | Content::String(_) => Json::String,
             Content::Seq(_) => Json::Array,
             Content::Map(_) => Json::Object,
@@ -209,11 +208,19 @@ fn kind_of(v: &Value) -> Json {
     match v {
         Value::Null => Json::Null,
         Value::Bool(_) => Json::Boolean,
-        Value::Number(n) if n.is_i64() || n.is_u64() => Json::Integer,
-        Value::Number(_) => Json::Number,
+        Value::Number(n) => number_kind(n),
         Value::String(_) => Json::String,
         Value::Array(_) => Json::Array,
         Value::Object(_) => Json::Object,
+    }
+}
+
+/// A whole number is an integer, however it is written (`1.0`, `1E2`, `-0`), as JSON
+/// Schema counts them; an integer arm decodes it (see `serde_helpers::Integer`).
+fn number_kind(n: &serde_json::Number) -> Json {
+    match n.as_f64() {
+        Some(f) if !(n.is_i64() || n.is_u64()) && f.fract() != 0.0 => Json::Number,
+        _ => Json::Integer,
     }
 }
 
@@ -355,10 +362,17 @@ pub trait Arms: Sized {
 /// generated union, from its variants in the order of its `DECODE` facts (an associated
 /// `const DECODE: Union` the generated code defines beside it), and last, for a tagged
 /// union, its catch-all variant (`..Unknown`, holding a `serde_json::Value`), which
-/// decodes a value whose tag names no arm and writes it back as it came. The generated
+/// decodes a value whose tag names no arm and writes it back as it came. An integer arm
+/// is marked `int`: it reads any number JSON Schema counts as an integer. The generated
 /// modules invoke it after each union:
 ///
 /// ```ignore
+/// crate::rt::union_arms! {
+///     RequestId {
+///         String(String),
+///         Integer(i64) int,
+///     }
+/// }
 /// crate::rt::union_arms! {
 ///     ContentBlock {
 ///         TextContent(TextContent),
@@ -369,7 +383,15 @@ pub trait Arms: Sized {
 /// ```
 #[macro_export]
 macro_rules! union_arms {
-    ($name:ident { $( $variant:ident ( $ty:ty ) ),* $(, .. $unknown:ident)? $(,)? }) => {
+    // How an arm of type `$ty` is decoded: by serde, or (`int`) as an integer that JSON
+    // Schema counts (`1.0`, `1E2`, `-0`).
+    (@decode $ty:ty) => {
+        <$ty as $crate::serde::Deserialize>::deserialize
+    };
+    (@decode $ty:ty, int) => {
+        <$ty as $crate::serde_helpers::Integer>::decode
+    };
+    ($name:ident { $( $variant:ident ( $ty:ty ) $($int:ident)? ),* $(, .. $unknown:ident)? $(,)? }) => {
         impl $crate::serde::Serialize for $name {
             fn serialize<S: $crate::serde::Serializer>(
                 &self,
@@ -402,7 +424,7 @@ macro_rules! union_arms {
                 let mut arm = 0usize;
                 $(
                     if index == arm {
-                        return <$ty as $crate::serde::Deserialize>::deserialize(deserializer)
+                        return $crate::union_arms!(@decode $ty $(, $int)?)(deserializer)
                             .map(Self::$variant);
                     }
                     arm += 1;
@@ -768,7 +790,7 @@ mod tests {
     crate::union_arms! {
         TextOrInt {
             Text(String),
-            Int(i64),
+            Int(i64) int,
         }
     }
 
@@ -794,7 +816,7 @@ mod tests {
 
     crate::union_arms! {
         IntOrNumber {
-            Int(i64),
+            Int(i64) int,
             Num(serde_json::Number),
             Text(String),
         }
@@ -808,6 +830,10 @@ mod tests {
         "9223372036854775807",
         "9223372036854775808",
         "1.5",
+        "2.0",
+        "1E2",
+        "-0",
+        "1E300",
         "true",
         "null",
         "[1]",
@@ -842,17 +868,20 @@ mod tests {
     #[test]
     fn a_scalar_takes_the_arm_the_rules_choose() {
         // An integer prefers an `integer` arm to a `number` arm (so one past `i64` fails
-        // in it); a fraction is no integer arm's.
+        // in it); a fraction is no integer arm's. A whole number is an integer however it
+        // is written (`2.0`, `1E2`, `-0`), as JSON Schema counts them.
         assert_eq!(
             agree::<TextOrInt>(),
             [
-                "Text", "Text", "Int", "Int", "Int", "-", "-", "-", "-", "-", "-"
+                "Text", "Text", "Int", "Int", "Int", "-", "-", "Int", "Int", "Int", "-", "-", "-",
+                "-", "-"
             ]
         );
         assert_eq!(
             agree::<IntOrNumber>(),
             [
-                "Text", "Text", "Int", "Int", "Int", "-", "Num", "-", "-", "-", "-"
+                "Text", "Text", "Int", "Int", "Int", "-", "Num", "Int", "Int", "Int", "-", "-",
+                "-", "-", "-"
             ]
         );
     }

@@ -559,3 +559,115 @@ async fn the_require_version_policy_answers_unsupported_versions_as_the_schema_s
         json!({"supported": ["2026-07-28"], "requested": "2099-01-01"})
     );
 }
+
+/// The text of the answer to `message`, as the server writes it.
+async fn raw_text(message: &str) -> Option<String> {
+    let server = Server::default();
+    let back = ClientPeer(Peer::new(Unused));
+    v::handlers::serve_client_message(&server, &Open, &back, message.as_bytes()).await
+}
+
+#[tokio::test]
+async fn an_id_is_echoed_exactly_as_it_came() {
+    // A number as it was written; a string as the same string (an escape may be
+    // written as the character it stands for: the same JSON string).
+    for written in ["7", "1.0", "1E2", "-0", "2.50e1", r#""x""#, r#""\u00e9\"""#] {
+        for (message, code) in [
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":{written},"method":"ping"}}"#),
+                None,
+            ),
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":{written},"method":"tools/frobnicate"}}"#),
+                Some(-32601),
+            ),
+            (
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":{written},"method":"tools/call","params":{{"name":7}}}}"#
+                ),
+                Some(-32602),
+            ),
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":{written},"method":"ping","params":[]}}"#),
+                Some(-32600),
+            ),
+        ] {
+            let text = raw_text(&message).await.unwrap();
+            let answer: Value = serde_json::from_str(&text).unwrap();
+            if written.starts_with('"') {
+                assert_eq!(
+                    answer["id"],
+                    serde_json::from_str::<Value>(written).unwrap()
+                );
+            } else {
+                assert!(
+                    text.contains(&format!(r#""id":{written}"#)),
+                    "{message} -> {text}"
+                );
+            }
+            assert_eq!(
+                answer["error"]["code"].as_i64(),
+                code,
+                "{message} -> {answer}"
+            );
+        }
+    }
+    // Not an integer: no id to echo.
+    let answer = raw(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#)
+        .await
+        .unwrap();
+    assert_eq!(
+        (answer["id"].clone(), answer["error"]["code"].clone()),
+        (Value::Null, json!(-32600))
+    );
+}
+
+#[test]
+fn an_id_written_another_way_is_the_same_id() {
+    use mcp_spec_types::rt::jsonrpc::{Incoming, Message, UnknownMethods};
+    use mcp_spec_types::rt::service::{Route, route};
+    use std::collections::HashSet;
+    let m = |id: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[]}}}}"#);
+    for (written, value) in [
+        ("4.0", 4),
+        ("4E0", 4),
+        ("40e-1", 4),
+        ("-0", 0),
+        ("-3.0", -3),
+    ] {
+        let text = m(written);
+        // Routed to the caller that awaits the integer id, however it is written.
+        let Route::Response(id) = route(text.as_bytes()) else {
+            panic!("{text}: a response")
+        };
+        assert_eq!(id, Id::Integer(value), "{written}");
+        assert_eq!(id.as_i64(), Some(value));
+        assert!(HashSet::from([Id::Integer(value)]).contains(&id));
+        assert_eq!(id.to_string(), written);
+        // Decoded alike through the version's entry points, and written back as it came.
+        let message = v::methods::decode_from_server(&text, UnknownMethods::Reject).unwrap();
+        let Message::Response { id: got, .. } = &message else {
+            panic!("{message:?}")
+        };
+        assert_eq!(got, &Id::Integer(value));
+        assert_eq!(serde_json::to_string(&message).unwrap(), text);
+        let incoming = v::methods::receive_from_server(&text, UnknownMethods::Reject, |id| {
+            (*id == Id::Integer(value)).then_some(v::methods::Method::ListTools)
+        })
+        .unwrap();
+        assert!(
+            matches!(&incoming, Incoming::Result { result: Ok(_), .. }),
+            "{incoming:?}"
+        );
+    }
+    // Ids order by value, integers before strings.
+    let mut ids: Vec<Id> = ["\"a\"", "2.0", "1", "-1E0"]
+        .iter()
+        .map(|t| serde_json::from_str(t).unwrap())
+        .collect();
+    ids.sort();
+    assert_eq!(
+        ids.iter().map(Id::to_string).collect::<Vec<_>>(),
+        ["-1.0", "1", "2.0", "\"a\""]
+    );
+}

@@ -270,3 +270,34 @@ fn integer_properties_take_any_number_json_schema_counts_as_an_integer() {
     .unwrap();
     assert_eq!((task.ttl, task.poll_interval), (Some(60000), Some(5)));
 }
+
+#[test]
+fn integer_union_arms_take_any_number_json_schema_counts_as_an_integer() {
+    use mcp_spec_types::v2025_11_25 as m;
+    for (written, value) in [("4", 4), ("4.0", 4), ("4E0", 4), ("0.4e1", 4), ("-0", 0)] {
+        let text = format!(r#"{{"requestId":{written},"reason":"late"}}"#);
+        let progress = format!(r#"{{"progressToken":{written},"progress":1}}"#);
+        for (cancelled, note) in [
+            (
+                mcp_spec_types::rt::path::from_str::<m::CancelledNotificationParams>(&text),
+                mcp_spec_types::rt::path::from_str::<m::ProgressNotificationParams>(&progress),
+            ),
+            (
+                mcp_spec_types::rt::path::from_value(serde_json::from_str(&text).unwrap()),
+                mcp_spec_types::rt::path::from_value(serde_json::from_str(&progress).unwrap()),
+            ),
+        ] {
+            let cancelled = cancelled.unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(cancelled.request_id, Some(m::RequestId::Integer(value)));
+            let note = note.unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(note.progress_token, m::ProgressToken::Integer(value));
+        }
+        strict::from_str::<m::CancelledNotificationParams>(&text).unwrap();
+    }
+    for written in ["4.5", "1E19", "-1E300"] {
+        let text = format!(r#"{{"requestId":{written}}}"#);
+        let e = mcp_spec_types::rt::path::from_str::<m::CancelledNotificationParams>(&text)
+            .expect_err(written);
+        assert_eq!(e.path(), "requestId", "{written}: {e}");
+    }
+}

@@ -3992,7 +3992,7 @@ impl ProgressToken {
 crate::rt::union_arms! {
     ProgressToken {
         String(::std::string::String),
-        Integer(i64),
+        Integer(i64) int,
     }
 }
 
@@ -4535,7 +4535,7 @@ impl RequestId {
 crate::rt::union_arms! {
     RequestId {
         String(::std::string::String),
-        Integer(i64),
+        Integer(i64) int,
     }
 }
 

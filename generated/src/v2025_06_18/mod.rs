@@ -2587,7 +2587,7 @@ impl ElicitResultContentValue {
 crate::rt::union_arms! {
     ElicitResultContentValue {
         String(::std::string::String),
-        Integer(i64),
+        Integer(i64) int,
         Boolean(bool),
     }
 }
@@ -4671,7 +4671,7 @@ impl ProgressToken {
 crate::rt::union_arms! {
     ProgressToken {
         String(::std::string::String),
-        Integer(i64),
+        Integer(i64) int,
     }
 }
 
@@ -5116,7 +5116,7 @@ impl RequestId {
 crate::rt::union_arms! {
     RequestId {
         String(::std::string::String),
-        Integer(i64),
+        Integer(i64) int,
     }
 }
 

@@ -4323,7 +4323,7 @@ crate::rt::union_arms! {
     ElicitResultContentValue {
         Array(::std::vec::Vec<::std::string::String>),
         String(::std::string::String),
-        Integer(i64),
+        Integer(i64) int,
         Boolean(bool),
     }
 }
@@ -7312,7 +7312,7 @@ impl ProgressToken {
 crate::rt::union_arms! {
     ProgressToken {
         String(::std::string::String),
-        Integer(i64),
+        Integer(i64) int,
     }
 }
 
@@ -7842,7 +7842,7 @@ impl RequestId {
 crate::rt::union_arms! {
     RequestId {
         String(::std::string::String),
-        Integer(i64),
+        Integer(i64) int,
     }
 }
 

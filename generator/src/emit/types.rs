@@ -433,6 +433,10 @@ impl Emitter<'_> {
             }
         });
         let unknown_entry = unknown.as_ref().map(|u| quote!(..#u));
+        // An integer arm reads any number JSON Schema counts as an integer.
+        let hows = variants
+            .iter()
+            .map(|v| matches!(v.ty, TypeRef::Integer | TypeRef::Unsigned).then(|| quote!(int)));
         let shortcuts = build::union_shortcuts(t, variants, &self.types);
         let from_impls = variants
             .iter()
@@ -464,7 +468,7 @@ impl Emitter<'_> {
                 };
             }
             crate::rt::#union_arms! {
-                #name { #( #vnames(#vtypes), )* #unknown_entry }
+                #name { #( #vnames(#vtypes) #hows, )* #unknown_entry }
             }
             #( #from_impls )*
             #shortcuts
