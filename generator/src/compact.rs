@@ -103,6 +103,9 @@ fn render_type(model: &Model, t: &TypeDef, out: &mut String) {
                 if f.nullable {
                     line.push_str(", nullable");
                 }
+                if f.boxed {
+                    line.push_str(", boxed");
+                }
                 if let Some(default) = &f.default {
                     let _ = write!(line, ", default {default}");
                 }
@@ -119,10 +122,13 @@ fn render_type(model: &Model, t: &TypeDef, out: &mut String) {
             };
             let _ = writeln!(out, "{name}: union, {decided}{from}");
             for v in variants {
-                let payload = match &v.ty {
+                let mut payload = match &v.ty {
                     TypeRef::Named(n) if *n == v.name => String::new(),
                     other => format!(": {}", ty(model, other)),
                 };
+                if v.boxed {
+                    payload.push_str(", boxed");
+                }
                 let sig = &v.signature;
                 let _ = writeln!(
                     out,
@@ -144,8 +150,9 @@ fn render_type(model: &Model, t: &TypeDef, out: &mut String) {
                 }
             }
         }
-        Kind::Alias { target } => {
-            let _ = writeln!(out, "{name} = {}{from}", ty(model, target));
+        Kind::Alias { target, newtype } => {
+            let new = if *newtype { "newtype " } else { "" };
+            let _ = writeln!(out, "{name} = {new}{}{from}", ty(model, target));
         }
         Kind::StringEnum { values } => {
             let values: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();

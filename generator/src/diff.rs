@@ -176,7 +176,10 @@ fn shape(model: &Model, t: &TypeDef) -> String {
             let vs: Vec<String> = variants.iter().map(|v| render(model, &v.ty)).collect();
             format!("union[{}]/{tag:?}", vs.join(","))
         }
-        Kind::Alias { target } => format!("alias {}", render(model, target)),
+        Kind::Alias { target, newtype } => {
+            let kind = if *newtype { "newtype" } else { "alias" };
+            format!("{kind} {}", render(model, target))
+        }
     }
 }
 
@@ -389,7 +392,7 @@ fn type_changes(
                 );
             }
         }
-        (Kind::Alias { target: ta_ }, Kind::Alias { target: tb_ }) => {
+        (Kind::Alias { target: ta_, .. }, Kind::Alias { target: tb_, .. }) => {
             let (ra, rb) = (render(old, ta_), render(new, tb_));
             if ra != rb {
                 changes.push(
@@ -750,7 +753,7 @@ fn carriers(model: &Model) -> BTreeMap<String, Sides> {
                 }
             }
             Kind::Union { variants, .. } => variants.iter().for_each(|v| named(&v.ty, &mut next)),
-            Kind::Alias { target } => named(target, &mut next),
+            Kind::Alias { target, .. } => named(target, &mut next),
             Kind::StringEnum { .. } => {}
         }
         stack.extend(next.into_iter().map(|n| (n, merged)));

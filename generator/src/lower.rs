@@ -68,9 +68,11 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
         lw.lower_def(name, schema)?;
     }
     lw.check_alias_cycles()?;
+    lw.newtype_recursive_aliases();
     let methods = crate::methods::methods(&doc.file, &mut lw.types, &lw.consts)?;
     lw.finish_unions()?;
     lw.derive_flags();
+    lw.break_cycles();
     Ok(Model {
         version: version.to_string(),
         dialect: doc.dialect,
@@ -164,6 +166,7 @@ impl Lowerer<'_> {
         let kind = if overrides::is_free_form(name) {
             Kind::Alias {
                 target: TypeRef::Any,
+                newtype: false,
             }
         } else {
             self.lower_kind(schema, &rust, &at)?
@@ -188,6 +191,7 @@ impl Lowerer<'_> {
             let target = self.doc.resolve_ref(r, &format!("{at}/$ref"))?.to_string();
             return Ok(Kind::Alias {
                 target: self.def_ref(&target),
+                newtype: false,
             });
         }
         if map.contains_key("allOf") {
@@ -217,6 +221,7 @@ impl Lowerer<'_> {
             {
                 return Ok(Kind::Alias {
                     target: TypeRef::String,
+                    newtype: false,
                 });
             }
             if let Some(values) = consts {
@@ -242,13 +247,17 @@ impl Lowerer<'_> {
                     let values = self.additional(map, name, at)?.unwrap_or(TypeRef::Any);
                     Ok(Kind::Alias {
                         target: TypeRef::Map(Box::new(values)),
+                        newtype: false,
                     })
                 }
             }
             [_] => {
                 let (ty, nullable) = self.lower_ref(schema, name, at)?;
                 debug_assert!(!nullable);
-                Ok(Kind::Alias { target: ty })
+                Ok(Kind::Alias {
+                    target: ty,
+                    newtype: false,
+                })
             }
             [] => Err(self.err(
                 at,
@@ -547,6 +556,7 @@ impl Lowerer<'_> {
                 ty,
                 required: required.contains(wire.as_str()),
                 nullable,
+                boxed: false,
                 default: schema.get("default").cloned(),
                 description: description(schema),
             });
@@ -715,6 +725,7 @@ impl Lowerer<'_> {
                 variants.push(Variant {
                     name: vname,
                     ty,
+                    boxed: false,
                     signature: Signature::unknown(JsonKind::Null),
                 });
             }
@@ -732,6 +743,7 @@ impl Lowerer<'_> {
             let mut cur = &t.name;
             while let Some(Kind::Alias {
                 target: TypeRef::Named(next),
+                ..
             }) = self.types.get(cur).map(|t| &t.kind)
             {
                 if !seen.insert(cur.clone()) {
@@ -749,13 +761,53 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// Makes a newtype of every alias whose target holds the alias itself through an array
+    /// or a map (`As = { [key]: As }`): a Rust type alias cannot refer to itself, a struct
+    /// can. In name order, and an alias made a newtype counts as a type of its own after
+    /// that, so a cycle of several aliases gets one newtype.
+    fn newtype_recursive_aliases(&mut self) {
+        fn holds(
+            types: &BTreeMap<String, TypeDef>,
+            ty: &TypeRef,
+            own: &str,
+            seen: &mut BTreeSet<String>,
+        ) -> bool {
+            match ty {
+                TypeRef::Named(n) if n == own => true,
+                TypeRef::Named(n) => match types.get(n).map(|t| &t.kind) {
+                    Some(Kind::Alias {
+                        target,
+                        newtype: false,
+                    }) if seen.insert(n.clone()) => holds(types, target, own, seen),
+                    _ => false,
+                },
+                TypeRef::Array(inner) | TypeRef::Map(inner) => holds(types, inner, own, seen),
+                _ => false,
+            }
+        }
+        let names: Vec<String> = self.types.keys().cloned().collect();
+        for n in names {
+            let recursive = match &self.types[&n].kind {
+                Kind::Alias { target, .. } => holds(&self.types, target, &n, &mut BTreeSet::new()),
+                _ => false,
+            };
+            if recursive {
+                if let Some(Kind::Alias { newtype, .. }) =
+                    self.types.get_mut(&n).map(|t| &mut t.kind)
+                {
+                    *newtype = true;
+                }
+            }
+        }
+    }
+
     /// Follows aliases to the type a reference finally denotes.
     fn resolve<'t>(&'t self, ty: &'t TypeRef) -> &'t TypeRef {
         let mut cur = ty;
         for _ in 0..32 {
             match cur {
                 TypeRef::Named(n) => match self.types.get(n).map(|t| &t.kind) {
-                    Some(Kind::Alias { target }) => cur = target,
+                    Some(Kind::Alias { target, .. }) => cur = target,
                     _ => return cur,
                 },
                 _ => return cur,
@@ -809,8 +861,28 @@ impl Lowerer<'_> {
     }
 
     fn signature(&self, ty: &TypeRef, at: &str) -> Result<Signature, Error> {
+        self.signature_within(ty, at, &mut Vec::new())
+    }
+
+    /// [`signature`](Self::signature), inside the unions named in `within` (arms of one
+    /// another): a union that is an arm of itself has no JSON kind to tell it by.
+    fn signature_within(
+        &self,
+        ty: &TypeRef,
+        at: &str,
+        within: &mut Vec<String>,
+    ) -> Result<Signature, Error> {
         let mut sig = Signature::unknown(JsonKind::Object);
         match self.resolve(ty) {
+            TypeRef::Named(n) if within.contains(n) => {
+                return Err(self.err(
+                    at,
+                    format!(
+                        "union `{n}` is an arm of itself (through {}): no value tells that arm apart",
+                        within.iter().map(|u| format!("`{u}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
             TypeRef::Named(n) => match &self.types[n].kind {
                 Kind::Struct { fields, .. } => {
                     self.required_paths(fields, &[], SIGNATURE_DEPTH, &mut sig.required);
@@ -820,10 +892,12 @@ impl Lowerer<'_> {
                 }
                 Kind::StringEnum { .. } => sig.json = JsonKind::String,
                 Kind::Union { variants, .. } => {
+                    within.push(n.clone());
                     let kinds: BTreeSet<JsonKind> = variants
                         .iter()
-                        .map(|v| self.signature(&v.ty, at).map(|s| s.json))
+                        .map(|v| self.signature_within(&v.ty, at, within).map(|s| s.json))
                         .collect::<Result<_, _>>()?;
+                    within.pop();
                     if kinds.len() != 1 {
                         return Err(self.err(at, format!("union `{n}` of several JSON kinds cannot be an arm of another union")));
                     }
@@ -854,10 +928,15 @@ impl Lowerer<'_> {
                         Kind::Union { variants, .. } => {
                             variants.iter().map(|v| v.signature.clone()).collect()
                         }
-                        _ => vec![self.signature(inner, at)?],
+                        _ => vec![self.signature_within(inner, at, within)?],
                     },
-                    _ => vec![self.signature(inner, at)?],
+                    _ => vec![self.signature_within(inner, at, within)?],
                 };
+                // The rules look at the first element only, not into arrays inside it: so
+                // a union that holds arrays of itself has facts of a finite size.
+                for item in &mut sig.items {
+                    item.items.clear();
+                }
             }
             other => sig.json = other.json_kind().unwrap_or(JsonKind::Object),
         }
@@ -1045,10 +1124,14 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Decides which types can derive `Default`, `Eq` and `Hash` (a fixpoint over the graph).
+    /// Decides which types can derive `Default`, `Eq` and `Hash`, each a fixpoint over the
+    /// graph of types. `Default` is the least one (a struct has it once every required
+    /// property's type has it, so a cycle of required properties, which no finite value
+    /// fills, never gets it: its `default()` would not end); `Eq` and `Hash` the greatest
+    /// (a type has them unless something inside it has not).
     fn derive_flags(&mut self) {
         for t in self.types.values_mut() {
-            t.default = matches!(t.kind, Kind::Struct { .. } | Kind::Alias { .. });
+            t.default = false;
             t.eq_hash = true;
         }
         loop {
@@ -1058,10 +1141,9 @@ impl Lowerer<'_> {
                 let t = &self.types[&n];
                 let (default, eq_hash) = match &t.kind {
                     Kind::Struct { fields, additional } => {
-                        let default = t.default
-                            && fields
-                                .iter()
-                                .all(|f| !f.required || f.nullable || self.ty_default(&f.ty));
+                        let default = fields
+                            .iter()
+                            .all(|f| !f.required || f.nullable || self.ty_default(&f.ty));
                         let eq_hash = t.eq_hash
                             && additional.as_ref().is_none_or(|a| self.ty_eq_hash(a))
                             && fields.iter().all(|f| self.ty_eq_hash(&f.ty));
@@ -1072,8 +1154,8 @@ impl Lowerer<'_> {
                         false,
                         t.eq_hash && variants.iter().all(|v| self.ty_eq_hash(&v.ty)),
                     ),
-                    Kind::Alias { target } => (
-                        t.default && self.ty_default(target),
+                    Kind::Alias { target, .. } => (
+                        self.ty_default(target),
                         t.eq_hash && self.ty_eq_hash(target),
                     ),
                 };
@@ -1086,6 +1168,80 @@ impl Lowerer<'_> {
             }
             if !changed {
                 break;
+            }
+        }
+    }
+
+    /// Puts behind a `Box` every field and union arm that closes a cycle of types holding
+    /// one another by value (`Node { next: Node }`, `Expr = string | { arg: Expr }`, or
+    /// through several definitions), so that every type has a size; a `Vec` or a map on
+    /// the way already breaks a cycle. The cycles are found by one depth-first walk over
+    /// the types in name order, boxing each edge back into the walk's path (so the choice
+    /// is deterministic, and every cycle loses at least one edge). Fields whose type
+    /// `overrides::BOXED` lists are boxed too.
+    fn break_cycles(&mut self) {
+        // Each type's by-value references: (index of the field or arm, the type it holds).
+        let out: BTreeMap<String, Vec<(usize, String)>> = self
+            .types
+            .iter()
+            .map(|(n, t)| {
+                let holds = |i: usize, ty: &TypeRef| match self.resolve(ty) {
+                    TypeRef::Named(to) if !crate::overrides::boxed(to) => Some((i, to.clone())),
+                    _ => None,
+                };
+                let edges = match &t.kind {
+                    Kind::Struct { fields, .. } => fields
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, f)| holds(i, &f.ty))
+                        .collect(),
+                    Kind::Union { variants, .. } => variants
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, v)| holds(i, &v.ty))
+                        .collect(),
+                    Kind::StringEnum { .. } | Kind::Alias { .. } => Vec::new(),
+                };
+                (n.clone(), edges)
+            })
+            .collect();
+        fn walk<'a>(
+            at: &'a str,
+            out: &'a BTreeMap<String, Vec<(usize, String)>>,
+            on_path: &mut BTreeMap<&'a str, bool>,
+            back: &mut Vec<(String, usize)>,
+        ) {
+            on_path.insert(at, true);
+            for (i, to) in out.get(at).into_iter().flatten() {
+                match on_path.get(to.as_str()) {
+                    Some(true) => back.push((at.to_string(), *i)),
+                    Some(false) => {}
+                    None => walk(to, out, on_path, back),
+                }
+            }
+            on_path.insert(at, false);
+        }
+        let mut on_path = BTreeMap::new();
+        let mut back = Vec::new();
+        for n in out.keys() {
+            if !on_path.contains_key(n.as_str()) {
+                walk(n, &out, &mut on_path, &mut back);
+            }
+        }
+        for (n, i) in back {
+            match &mut self.types.get_mut(&n).expect("type exists").kind {
+                Kind::Struct { fields, .. } => fields[i].boxed = true,
+                Kind::Union { variants, .. } => variants[i].boxed = true,
+                Kind::StringEnum { .. } | Kind::Alias { .. } => {}
+            }
+        }
+        for t in self.types.values_mut() {
+            if let Kind::Struct { fields, .. } = &mut t.kind {
+                for f in fields {
+                    if matches!(&f.ty, TypeRef::Named(n) if crate::overrides::boxed(n)) {
+                        f.boxed = true;
+                    }
+                }
             }
         }
     }

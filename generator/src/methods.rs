@@ -89,6 +89,7 @@ fn collect(
             match &cur.kind {
                 Kind::Alias {
                     target: TypeRef::Named(n),
+                    ..
                 } => cur = types.get(n)?,
                 _ => return Some(cur),
             }
@@ -116,6 +117,7 @@ fn collect(
                 .collect(),
             Kind::Alias {
                 target: TypeRef::Named(n),
+                ..
             } => vec![n.clone()],
             // A one-member union that upstream inlined as a copy of its member: the
             // member is the other definition with the same `method` const.
@@ -240,6 +242,7 @@ fn results_union(name: &str, method: &str, results: &[String]) -> TypeDef {
         .map(|r| Variant {
             name: r.clone(),
             ty: TypeRef::Named(r.clone()),
+            boxed: false,
             signature: Signature::unknown(JsonKind::Object),
         })
         .collect();
@@ -314,7 +317,7 @@ fn has_task_field(ty: &TypeRef, types: &BTreeMap<String, TypeDef>) -> bool {
             .iter()
             .any(|f| f.wire == overrides::TASK_AUGMENTATION.0),
         Some(Kind::Union { variants, .. }) => variants.iter().any(|v| has_task_field(&v.ty, types)),
-        Some(Kind::Alias { target }) => has_task_field(target, types),
+        Some(Kind::Alias { target, .. }) => has_task_field(target, types),
         _ => false,
     }
 }

@@ -142,6 +142,10 @@ pub enum Kind {
     Alias {
         /// The aliased type.
         target: TypeRef,
+        /// Whether the type is a newtype (`struct Name(target)`) rather than a type alias:
+        /// its target holds it (through an array or a map), which no Rust alias can.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        newtype: bool,
     },
 }
 
@@ -158,6 +162,10 @@ pub struct Field {
     pub required: bool,
     /// Whether `null` is an accepted value.
     pub nullable: bool,
+    /// Whether the field holds its value behind a `Box`: it closes a cycle of types that
+    /// contain one another by value, or its type is in `overrides::BOXED`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub boxed: bool,
     /// The schema's `default`, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<serde_json::Value>,
@@ -173,6 +181,10 @@ pub struct Variant {
     pub name: String,
     /// Payload type.
     pub ty: TypeRef,
+    /// Whether the payload is behind a `Box`: the arm closes a cycle of types that contain
+    /// one another by value.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub boxed: bool,
     /// What a JSON value must look like for this arm to be chosen.
     pub signature: Signature,
 }

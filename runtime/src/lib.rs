@@ -132,13 +132,13 @@ macro_rules! const_str {
         }
 
         impl $crate::serde::Serialize for $name {
-            fn serialize<S: $crate::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: $crate::serde::Serializer>(&self, serializer: __S) -> ::std::result::Result<__S::Ok, __S::Error> {
                 serializer.serialize_str($value)
             }
         }
 
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(deserializer: __D) -> ::std::result::Result<Self, __D::Error> {
                 deserializer.deserialize_str($crate::ConstStrVisitor($value)).map(|()| $name)
             }
         }
@@ -175,13 +175,13 @@ macro_rules! const_int {
         }
 
         impl $crate::serde::Serialize for $name {
-            fn serialize<S: $crate::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: $crate::serde::Serializer>(&self, serializer: __S) -> ::std::result::Result<__S::Ok, __S::Error> {
                 serializer.serialize_i64($value)
             }
         }
 
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(deserializer: __D) -> ::std::result::Result<Self, __D::Error> {
                 deserializer.deserialize_i64($crate::ConstIntVisitor($value)).map(|()| $name)
             }
         }
@@ -237,13 +237,13 @@ macro_rules! const_bool {
         }
 
         impl $crate::serde::Serialize for $name {
-            fn serialize<S: $crate::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            fn serialize<__S: $crate::serde::Serializer>(&self, serializer: __S) -> ::std::result::Result<__S::Ok, __S::Error> {
                 serializer.serialize_bool($value)
             }
         }
 
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(deserializer: __D) -> ::std::result::Result<Self, __D::Error> {
                 deserializer.deserialize_bool($crate::ConstBoolVisitor($value)).map(|()| $name)
             }
         }

@@ -50,6 +50,46 @@ macro_rules! closed_object {
     };
 }
 
+/// `Serialize`, `Deserialize` and [`Check`](crate::strict::Check) of a newtype
+/// (`struct Name(pub Inner)`), each the inner value's: the generator makes one of a schema
+/// type that holds itself through an array or a map, which a type alias cannot.
+///
+/// ```ignore
+/// pub struct Tags(pub BTreeMap<String, Tags>);
+/// crate::rt::newtype!(Tags);
+/// ```
+#[macro_export]
+macro_rules! newtype {
+    ($name:ident) => {
+        impl $crate::serde::Serialize for $name {
+            fn serialize<__S: $crate::serde::Serializer>(
+                &self,
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
+                $crate::serde::Serialize::serialize(&self.0, serializer)
+            }
+        }
+
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
+                $crate::serde::Deserialize::deserialize(deserializer).map($name)
+            }
+        }
+
+        impl $crate::strict::Check for $name {
+            fn check(
+                &self,
+                path: &mut $crate::strict::Path,
+                out: &mut ::std::vec::Vec<$crate::strict::Issue>,
+            ) {
+                $crate::strict::Check::check(&self.0, path, out)
+            }
+        }
+    };
+}
+
 /// The [`Check`](crate::strict::Check) of [`open_object!`](crate::open_object) and
 /// [`closed_object!`](crate::closed_object): each field at its property (`extra` holds
 /// no catch-all).
@@ -77,19 +117,19 @@ macro_rules! __object_check {
 macro_rules! __object_deserialize {
     ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* } $($extra:ident)?) => {
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                struct Visitor;
-                impl<'de> $crate::serde::de::Visitor<'de> for Visitor {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
+                struct __Visitor;
+                impl<'de> $crate::serde::de::Visitor<'de> for __Visitor {
                     type Value = $name;
                     fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                         f.write_str(::std::concat!("an object (", ::std::stringify!($name), ")"))
                     }
-                    fn visit_map<A: $crate::serde::de::MapAccess<'de>>(
+                    fn visit_map<__A: $crate::serde::de::MapAccess<'de>>(
                         self,
-                        mut map: A,
-                    ) -> ::std::result::Result<$name, A::Error> {
+                        mut map: __A,
+                    ) -> ::std::result::Result<$name, __A::Error> {
                         $( let mut $field = ::std::option::Option::None; )*
                         $( let mut $extra = $crate::serde_json::Map::new(); )?
                         while let ::std::option::Option::Some(key) =
@@ -106,7 +146,7 @@ macro_rules! __object_deserialize {
                         })
                     }
                 }
-                deserializer.deserialize_map(Visitor)
+                deserializer.deserialize_map(__Visitor)
             }
         }
     };
@@ -117,7 +157,7 @@ macro_rules! __object_deserialize {
 #[macro_export]
 macro_rules! __object_other {
     ($map:ident, $key:ident, [$( $wire:literal ),*]) => {
-        return ::std::result::Result::Err(<A::Error as $crate::serde::de::Error>::unknown_field(
+        return ::std::result::Result::Err(<__A::Error as $crate::serde::de::Error>::unknown_field(
             $key.as_str(),
             &[$( $wire ),*],
         ))
@@ -134,10 +174,10 @@ macro_rules! __object_other {
 macro_rules! __object_serialize {
     ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* } $($extra:ident)?) => {
         impl $crate::serde::Serialize for $name {
-            fn serialize<S: $crate::serde::Serializer>(
+            fn serialize<__S: $crate::serde::Serializer>(
                 &self,
-                serializer: S,
-            ) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
                 use $crate::serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 $( $crate::__object_entry!(map, &self.$field, $wire $(, $how)?); )*
@@ -234,18 +274,18 @@ macro_rules! wire_enum {
         }
 
         impl $crate::serde::Serialize for $name {
-            fn serialize<S: $crate::serde::Serializer>(
+            fn serialize<__S: $crate::serde::Serializer>(
                 &self,
-                serializer: S,
-            ) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
 
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
                 const WIRE: &[&str] = &[$( $wire ),*];
                 ::std::result::Result::Ok(
                     match $crate::serde_helpers::wire_value(deserializer, WIRE)? {

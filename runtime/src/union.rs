@@ -393,10 +393,10 @@ macro_rules! union_arms {
     };
     ($name:ident { $( $variant:ident ( $ty:ty ) $($int:ident)? ),* $(, .. $unknown:ident)? $(,)? }) => {
         impl $crate::serde::Serialize for $name {
-            fn serialize<S: $crate::serde::Serializer>(
+            fn serialize<__S: $crate::serde::Serializer>(
                 &self,
-                serializer: S,
-            ) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
                 match self {
                     $( Self::$variant(value) => $crate::serde::Serialize::serialize(value, serializer), )*
                     $( Self::$unknown(value) => $crate::serde::Serialize::serialize(value, serializer), )?
@@ -405,9 +405,9 @@ macro_rules! union_arms {
         }
 
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
                 $crate::union::deserialize(deserializer)
             }
         }
@@ -417,10 +417,10 @@ macro_rules! union_arms {
                 &Self::DECODE
             }
 
-            fn arm<'de, D: $crate::serde::Deserializer<'de>>(
+            fn arm<'de, __D: $crate::serde::Deserializer<'de>>(
                 index: usize,
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
                 let mut arm = 0usize;
                 $(
                     if index == arm {
@@ -438,7 +438,7 @@ macro_rules! union_arms {
                     }
                 )?
                 let _ = arm;
-                ::std::result::Result::Err(<D::Error as $crate::serde::de::Error>::custom(
+                ::std::result::Result::Err(<__D::Error as $crate::serde::de::Error>::custom(
                     ::std::format_args!("{} has no arm {index}", ::std::stringify!($name)),
                 ))
             }

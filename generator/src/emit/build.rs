@@ -60,9 +60,7 @@ pub(super) fn constructor(
             (TypeRef::Const(_), _) => quote!(::std::default::Default::default()),
             (_, false) => quote!(::std::option::Option::None),
             _ if takes_into_string(f) => quote!(#field.into()),
-            (TypeRef::Named(n), true) if crate::overrides::boxed(n) && !f.nullable => {
-                quote!(::std::boxed::Box::new(#field))
-            }
+            (_, true) if f.boxed && !f.nullable => quote!(::std::boxed::Box::new(#field)),
             _ => return quote!(#field,),
         };
         quote!(#field: #value,)
@@ -114,11 +112,16 @@ pub(super) fn union_shortcuts(t: &TypeDef, variants: &[Variant], types: &Types<'
     };
     let name = ident(&t.name);
     let variant = ident(&arm.name);
+    let block = if arm.boxed {
+        quote!(::std::boxed::Box::new(TextContent::new(text)))
+    } else {
+        quote!(TextContent::new(text))
+    };
     quote! {
         impl #name {
             /// A text block: a [`TextContent`] holding `text`, nothing else.
             pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
-                Self::#variant(TextContent::new(text))
+                Self::#variant(#block)
             }
         }
     }

@@ -69,6 +69,8 @@ pub const OPEN_OBJECT: &str = "open_object";
 pub const CLOSED_OBJECT: &str = "closed_object";
 pub const UNION_ARMS: &str = "union_arms";
 pub const WIRE_ENUM: &str = "wire_enum";
+/// The runtime macro of a newtype (`crate::rt::newtype!(Name);`, on one line).
+pub const NEWTYPE: &str = "newtype";
 const TYPE_MACROS: [&str; 4] = [OPEN_OBJECT, CLOSED_OBJECT, UNION_ARMS, WIRE_ENUM];
 
 /// prettyplease flows the tokens of a macro invocation like a paragraph; the invocations

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 
 use super::build;
 use super::rust::{
-    CLOSED_OBJECT, OPEN_OBJECT, UNION_ARMS, WIRE_ENUM, doc_attrs, header, ident, pretty,
+    CLOSED_OBJECT, NEWTYPE, OPEN_OBJECT, UNION_ARMS, WIRE_ENUM, doc_attrs, header, ident, pretty,
 };
 use crate::Error;
 use crate::docs;
@@ -117,15 +117,14 @@ impl Emitter<'_> {
         }
     }
 
-    /// The type of a property: as [`ty`](Self::ty), a definition in
-    /// [`overrides::BOXED`](crate::overrides::BOXED) behind a `Box`.
-    fn field_ty(&self, ty: &TypeRef) -> TokenStream {
-        match ty {
-            TypeRef::Named(n) if crate::overrides::boxed(n) => {
-                let i = ident(n);
-                quote!(::std::boxed::Box<#i>)
-            }
-            other => self.ty(other),
+    /// The type of a property or a union's arm: as [`ty`](Self::ty), behind a `Box` where
+    /// the model says so (it closes a cycle, or `overrides::BOXED` lists its type).
+    fn held_ty(&self, ty: &TypeRef, boxed: bool) -> TokenStream {
+        let ty = self.ty(ty);
+        if boxed {
+            quote!(::std::boxed::Box<#ty>)
+        } else {
+            ty
         }
     }
 
@@ -162,11 +161,38 @@ impl Emitter<'_> {
             Kind::Union { variants, tag } => {
                 self.union_def(t, doc, alias, variants, tag.as_deref())
             }
-            Kind::Alias { target } => {
+            Kind::Alias {
+                target,
+                newtype: false,
+            } => {
                 let name = ident(&t.name);
                 let target = self.ty(target);
                 let doc = doc_attrs(&doc);
                 quote! { #doc #alias pub type #name = #target; }
+            }
+            Kind::Alias {
+                target,
+                newtype: true,
+            } => {
+                let name = ident(&t.name);
+                let target = self.ty(target);
+                if !doc.is_empty() {
+                    doc.push(String::new());
+                }
+                doc.push(
+                    "A newtype, not a type alias: the type holds itself, which an alias cannot."
+                        .to_string(),
+                );
+                let doc = doc_attrs(&doc);
+                let derives = self.derives(t);
+                let newtype = format_ident!("{}", NEWTYPE);
+                quote! {
+                    #doc
+                    #alias
+                    #derives
+                    pub struct #name(pub #target);
+                    crate::rt::#newtype!(#name);
+                }
             }
         }
     }
@@ -190,7 +216,7 @@ impl Emitter<'_> {
 
     fn field(&self, f: &Field) -> TokenStream {
         let name = ident(&f.name);
-        let inner = self.field_ty(&f.ty);
+        let inner = self.held_ty(&f.ty, f.boxed);
         let mut doc = self.docs(f.description.as_deref());
         let wire = &f.wire;
         let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
@@ -271,7 +297,7 @@ impl Emitter<'_> {
         let arg_ty = |f: &Field| {
             let inner = self.ty(&f.ty);
             if f.nullable {
-                let inner = self.field_ty(&f.ty);
+                let inner = self.held_ty(&f.ty, f.boxed);
                 quote!(::std::option::Option<#inner>)
             } else {
                 inner
@@ -404,7 +430,10 @@ impl Emitter<'_> {
         let doc = doc_attrs(&doc);
         let derives = self.derives(t);
         let vnames: Vec<Ident> = variants.iter().map(|v| ident(&v.name)).collect();
-        let vtypes: Vec<TokenStream> = variants.iter().map(|v| self.ty(&v.ty)).collect();
+        let vtypes: Vec<TokenStream> = variants
+            .iter()
+            .map(|v| self.held_ty(&v.ty, v.boxed))
+            .collect();
         let vdocs = variants.iter().map(|v| match &v.ty {
             TypeRef::Named(n) => format!(" The [`{n}`] arm."),
             other => format!(
@@ -444,9 +473,14 @@ impl Emitter<'_> {
             .map(|v| {
                 let vn = ident(&v.name);
                 let vt = self.ty(&v.ty);
+                let value = if v.boxed {
+                    quote!(::std::boxed::Box::new(value))
+                } else {
+                    quote!(value)
+                };
                 quote! {
                     impl ::std::convert::From<#vt> for #name {
-                        fn from(value: #vt) -> Self { Self::#vn(value) }
+                        fn from(value: #vt) -> Self { Self::#vn(#value) }
                     }
                 }
             });
