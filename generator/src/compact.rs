@@ -44,6 +44,12 @@ pub fn render(model: &Model) -> String {
         Dialect::Draft2020_12 => "2020-12",
     };
     let _ = writeln!(out, "# MCP {} (JSON Schema {dialect})", model.version);
+    if !model.notes.is_empty() {
+        out.push_str("\n# notes\n");
+        for note in &model.notes {
+            let _ = writeln!(out, "{note}");
+        }
+    }
 
     let mut types: Vec<&TypeDef> = model.types.iter().collect();
     types.sort_by(|a, b| a.name.cmp(&b.name));

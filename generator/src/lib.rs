@@ -94,6 +94,8 @@ pub struct Stats {
     pub lines: usize,
     /// Time taken to load, lower and emit this version.
     pub elapsed: std::time::Duration,
+    /// What the generator ignored or normalised in the schema (see `Model::notes`).
+    pub notes: Vec<String>,
 }
 
 /// What [`generate`] produces.
@@ -153,6 +155,7 @@ fn generate_version(input: &Input) -> Result<Version, Error> {
         items: model.types.len(),
         lines,
         elapsed: started.elapsed(),
+        notes: model.notes.clone(),
     };
     Ok(Version {
         files,

@@ -62,6 +62,9 @@ pub struct SchemaDoc {
     pub dialect: Dialect,
     /// Definitions by schema name.
     pub defs: BTreeMap<String, Value>,
+    /// What loading ignored or normalised, each `file at pointer: what` (a vendor
+    /// extension, a value listed twice), in document order: reported, never silent.
+    pub notes: Vec<String>,
 }
 
 impl SchemaDoc {
@@ -159,19 +162,65 @@ pub fn parse(file: &str, text: &str) -> Result<SchemaDoc, Error> {
         file: file.to_string(),
         dialect,
         defs: defs.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        notes: Vec::new(),
     })
 }
 
 /// Parses and checks a schema file: [`parse`], then every keyword of every definition.
 pub fn load(file: &str, text: &str) -> Result<SchemaDoc, Error> {
-    let doc = parse(file, text)?;
+    let mut doc = parse(file, text)?;
+    let mut notes = Vec::new();
     for (name, schema) in &doc.defs {
-        check_keywords(&doc, schema, &doc.def_pointer(name))?;
+        check_keywords(&doc, schema, &doc.def_pointer(name), &mut notes)?;
     }
+    doc.notes = notes;
     Ok(doc)
 }
 
-fn check_keywords(doc: &SchemaDoc, schema: &Value, at: &str) -> Result<(), Error> {
+/// The strings of a `required` or `enum` array, noting each one listed again (JSON Schema
+/// wants them unique; a repeat says nothing more, so it is dropped).
+fn unique_strings(
+    doc: &SchemaDoc,
+    value: &Value,
+    at: &str,
+    what: &str,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    let Value::Array(items) = value else {
+        return Err(Error::at(
+            &doc.file,
+            at,
+            format!("`{what}` must be an array"),
+        ));
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for item in items {
+        match item.as_str() {
+            Some(s) if !seen.insert(s) => notes.push(format!(
+                "{} at {at}: `{s}` is listed twice in `{what}`; the repeat is ignored",
+                doc.file
+            )),
+            Some(_) => {}
+            // A non-string enum value is the lowering's to refuse, with its own message.
+            None if what == "enum" => {}
+            None => {
+                return Err(Error::at(
+                    &doc.file,
+                    at,
+                    format!("`{what}` must list strings, found {item}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_keywords(
+    doc: &SchemaDoc,
+    schema: &Value,
+    at: &str,
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
     let Value::Object(map) = schema else {
         if schema.is_boolean() {
             return Ok(());
@@ -184,6 +233,14 @@ fn check_keywords(doc: &SchemaDoc, schema: &Value, at: &str) -> Result<(), Error
     };
     for (key, value) in map {
         let here = format!("{at}/{}", escape_pointer(key));
+        if key.starts_with("x-") {
+            notes.push(format!(
+                "{} at {here}: `{key}` ignored: a vendor extension (`x-`), not JSON Schema; \
+                 it does not change the types",
+                doc.file
+            ));
+            continue;
+        }
         let understood = UNDERSTOOD_KEYWORDS.contains(&key.as_str())
             || IGNORED_KEYWORDS.iter().any(|(k, _)| k == key);
         if !understood || key == "$schema" || key == "$defs" || key == "definitions" {
@@ -203,10 +260,18 @@ fn check_keywords(doc: &SchemaDoc, schema: &Value, at: &str) -> Result<(), Error
                     ));
                 };
                 for (name, sub) in props {
-                    check_keywords(doc, sub, &format!("{here}/{}", escape_pointer(name)))?;
+                    check_keywords(doc, sub, &format!("{here}/{}", escape_pointer(name)), notes)?;
                 }
             }
-            "items" | "additionalProperties" => check_keywords(doc, value, &here)?,
+            "items" | "additionalProperties" => check_keywords(doc, value, &here, notes)?,
+            "required" | "enum" => unique_strings(doc, value, &here, key, notes)?,
+            "minimum" if !value.is_number() => {
+                return Err(Error::at(
+                    &doc.file,
+                    &here,
+                    format!("`minimum` must be a number, found {value}"),
+                ));
+            }
             "anyOf" | "allOf" => {
                 let Value::Array(items) = value else {
                     return Err(Error::at(
@@ -219,7 +284,7 @@ fn check_keywords(doc: &SchemaDoc, schema: &Value, at: &str) -> Result<(), Error
                     return Err(Error::at(&doc.file, &here, format!("`{key}` is empty")));
                 }
                 for (i, sub) in items.iter().enumerate() {
-                    check_keywords(doc, sub, &format!("{here}/{i}"))?;
+                    check_keywords(doc, sub, &format!("{here}/{i}"), notes)?;
                 }
             }
             "$ref" => {

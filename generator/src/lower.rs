@@ -34,7 +34,7 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
     for name in doc.defs.keys() {
         let rust = overrides::rename(name)
             .map(str::to_string)
-            .unwrap_or_else(|| names::type_name(name));
+            .unwrap_or_else(|| names::item_name(name));
         if let Some(other) = seen.insert(rust.clone(), name.clone()) {
             return Err(Error::at(
                 &doc.file,
@@ -80,6 +80,7 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
         types: lw.types.into_values().collect(),
         consts: lw.consts.into_values().collect(),
         methods,
+        notes: doc.notes.clone(),
     })
 }
 

@@ -20,6 +20,9 @@ pub struct Model {
     pub consts: Vec<ConstDef>,
     /// Every JSON-RPC request and notification, sorted by method.
     pub methods: Vec<MethodDef>,
+    /// What the generator ignored or normalised in the schema, each `file at pointer: what`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// One JSON-RPC method.

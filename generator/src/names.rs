@@ -85,6 +85,10 @@ pub fn type_name(name: &str) -> String {
     if out.is_empty() {
         return "Empty".to_string();
     }
+    if out == "Self" {
+        // A keyword, and no raw identifier can spell it.
+        return "SelfValue".to_string();
+    }
     if out.starts_with(|c: char| c.is_ascii_digit()) {
         // Keep digit groups apart: "2.0" → "V2_0".
         let digits: Vec<&str> = name
@@ -132,6 +136,72 @@ fn escape_keyword(name: &str) -> String {
     }
 }
 
+/// Names a type of a version module must not take: `use version::*` would shadow the
+/// standard prelude's item of that name (a glob import wins over the prelude) or clash with
+/// `serde_json`'s `Value` and `Map`, which users of the crate import beside it. (Const
+/// markers live in the `consts` module, always named by path: they keep their names.)
+pub const SHADOWING: &[&str] = &[
+    // Types and variants of the prelude.
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Vec",
+    "Box",
+    "ToString",
+    "ToOwned",
+    // Traits of the prelude.
+    "Clone",
+    "Copy",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Default",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "Hash",
+    "Debug",
+    "Iterator",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Extend",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "AsRef",
+    "AsMut",
+    "FromIterator",
+    // What the crate's users name beside it.
+    "Value",
+    "Map",
+    "Serialize",
+    "Deserialize",
+];
+
+/// The Rust name of a type in a version module (a definition, a const marker): as
+/// [`type_name`], with `Object` added to a name in [`SHADOWING`] (`Option` →
+/// `OptionObject`), the way `overrides::RENAMES` names `Result` and `Error`.
+pub fn item_name(name: &str) -> String {
+    let out = type_name(name);
+    if SHADOWING.contains(&out.as_str()) {
+        format!("{out}Object")
+    } else {
+        out
+    }
+}
+
 /// The variant name for a string enum value: `input_required` → `InputRequired`.
 pub fn variant_name(value: &str) -> String {
     type_name(value)
@@ -160,6 +230,10 @@ mod tests {
         assert_eq!(type_name("2.0"), "V2_0");
         assert_eq!(type_name("date-time"), "DateTime");
         assert_eq!(type_name("JSONValue"), "JsonValue");
+        assert_eq!(item_name("Option"), "OptionObject");
+        assert_eq!(item_name("self"), "SelfValue");
+        assert_eq!(item_name("Options"), "Options");
+        assert_eq!(variant_name("self"), "SelfValue");
     }
 
     #[test]

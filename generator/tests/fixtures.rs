@@ -91,6 +91,37 @@ fn fixture_rust_builds_without_warnings() {
         }
         modules.push(module);
     }
+    // Each fixture's module glob-imported beside serde_json's, as a user writes it: the
+    // prelude and `Value`/`Map` must still mean what they mean (a definition named
+    // `Option` or `Value` would shadow or clash with them).
+    let mut globs = String::from(
+        "//! Each fixture glob-imported: the prelude still works.\n\n\
+         mod serde_json_names {\n    pub use crate::rt::serde_json::{Map, Value};\n}\n",
+    );
+    for module in &modules {
+        globs.push_str(&format!(
+            r#"
+mod {module} {{
+    #[allow(unused_imports)]
+    use super::super::{module}::*;
+    #[allow(unused_imports)]
+    use super::serde_json_names::*;
+
+    #[allow(dead_code)]
+    fn prelude_intact() -> Option<Result<Vec<String>, Box<str>>> {{
+        let value: Value = Value::Object(Map::new());
+        let _: String = value.to_string();
+        let _: Option<u8> = None;
+        let _: Result<u8, ()> = Err(());
+        let _: Vec<u8> = <Vec<u8> as Default>::default();
+        Some(Ok(vec![String::new()]))
+    }}
+}}
+"#
+        ));
+    }
+    write_if_changed(&src.join("globs.rs"), &globs);
+    modules.push("globs".to_string());
     scratch_lib(
         &src,
         "Scratch crate of `generator/tests/fixtures.rs`.",

@@ -188,6 +188,9 @@ fn codegen(root: &Path, check: bool) -> Result<ExitCode, String> {
             s.lines,
             s.elapsed.as_secs_f64() * 1000.0
         );
+        for note in &s.notes {
+            println!("  note: {note}");
+        }
     }
     println!(
         "{} files: {} written, {} removed; generated in {:.0} ms",

@@ -131,7 +131,7 @@ impl Emitter<'_> {
     fn type_def(&self, t: &TypeDef) -> TokenStream {
         let mut doc = self.docs(t.description.as_deref());
         let alias = match &t.origin {
-            Origin::Definition(d) if *d != t.name => quote!(#[doc(alias = #d)]),
+            Origin::Definition(d) if *d != t.name && !d.is_empty() => quote!(#[doc(alias = #d)]),
             Origin::Inline(_) | Origin::Results(_) => {
                 match crate::overrides::inline_name_of(&t.name) {
                     Some(built) => quote!(#[doc(alias = #built)]),
