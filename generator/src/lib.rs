@@ -71,7 +71,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// One schema to generate from.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Input {
     /// Protocol version name (`2025-06-18`, `draft`).
     pub version: String,
@@ -79,6 +79,13 @@ pub struct Input {
     pub path: String,
     /// File contents.
     pub text: String,
+    /// Upstream's `schema.ts` of the same version and commit, when vendored: the only
+    /// source of its `@deprecated` tags and of the links from definitions to the
+    /// official examples. Shapes come from [`text`](Self::text) alone.
+    pub ts: Option<String>,
+    /// The official examples the TypeScript links to, by path relative to the version's
+    /// `examples/` folder (`Tool/simple.json`), as text.
+    pub examples: std::collections::BTreeMap<String, String>,
 }
 
 /// Figures about one generated version.

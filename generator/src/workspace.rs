@@ -214,6 +214,7 @@ pub fn inputs(root: &Path) -> Result<Vec<Input>, String> {
             version: entry.version.clone(),
             path: path.clone(),
             text,
+            ..Default::default()
         });
     }
     changed.extend(examples_mismatches(root, &lock.versions)?);

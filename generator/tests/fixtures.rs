@@ -32,6 +32,7 @@ fn input(name: &str, text: &str) -> Input {
         version: "fixture".into(),
         path: format!("fixtures/{name}.json"),
         text: text.into(),
+        ..Default::default()
     }
 }
 

@@ -70,6 +70,7 @@ fn input_of(dir: &Path, file: &Path) -> Input {
         path: relative(dir, file),
         text: fs::read_to_string(file)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display())),
+        ..Default::default()
     }
 }
 

@@ -25,6 +25,7 @@ fn hostile_descriptions_document_without_warnings() {
         version: "draft".into(),
         path: fixture.into(),
         text: text.clone(),
+        ..Default::default()
     }])
     .unwrap_or_else(|e| panic!("{fixture}: {e}"));
 

@@ -40,6 +40,7 @@ fn nested(depth: usize) -> Model {
         version: "draft".into(),
         path: "union_facts.json".into(),
         text: schema.to_string(),
+        ..Default::default()
     })
     .unwrap_or_else(|e| panic!("depth {depth}: {e}"))
 }

@@ -45,7 +45,7 @@ fn sample(model: &Model, ty: &TypeRef, depth: usize) -> Value {
                     Value::Object(out)
                 }
                 Kind::StringEnum { values } => json!(values[0]),
-                Kind::Alias { target } => sample(model, target, depth + 1),
+                Kind::Alias { target, .. } => sample(model, target, depth + 1),
                 Kind::Union { .. } => union_arms(model, n, depth).remove(0),
             }
         }

@@ -128,7 +128,7 @@ impl Gen<'_> {
             .get(name)
             .unwrap_or_else(|| panic!("{name} is not in the model"));
         match &t.kind {
-            Kind::Alias { target } => self.ty(target, depth),
+            Kind::Alias { target, .. } => self.ty(target, depth),
             Kind::StringEnum { values } => proptest::sample::select(values.clone())
                 .prop_map(Value::String)
                 .boxed(),

@@ -226,6 +226,7 @@ fn side(root: &Path, spec: &str) -> Result<mcp_codegen::model::Model, String> {
         version,
         path: path.display().to_string(),
         text,
+        ..Default::default()
     };
     mcp_codegen::model_of(&input).map_err(|e| e.to_string())
 }

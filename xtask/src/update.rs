@@ -96,6 +96,7 @@ fn describe(c: &Compared) -> Vec<String> {
             version: v.clone(),
             path,
             text,
+            ..Default::default()
         })
     };
     match &c.old_schema {

@@ -235,6 +235,7 @@ fn replay(version: &str, old_path: &Path, new_path: &Path) {
         version: version.to_string(),
         path: format!("{tag}/{version}/schema.json"),
         text: String::from_utf8(bytes.to_vec()).unwrap(),
+        ..Default::default()
     };
     let (old_input, new_input) = (input(&old, "old"), input(&new, "new"));
     let (a, b) = (model_of(&old_input).unwrap(), model_of(&new_input).unwrap());
