@@ -88,6 +88,11 @@ pub struct LockEntry {
     pub examples: Option<String>,
     /// [`tree_digest`] of the examples folder, when the version has one.
     pub examples_sha256: Option<String>,
+    /// `schema/<version>/schema.ts`, upstream's TypeScript source of the schema, when it
+    /// is vendored.
+    pub ts: Option<String>,
+    /// sha256 of the TypeScript file, when it is vendored.
+    pub ts_sha256: Option<String>,
 }
 
 impl Lock {
@@ -110,6 +115,12 @@ impl Lock {
             let need = |k: &str| {
                 text(k).ok_or_else(|| format!("{LOCK}: /versions/{i} has no string `{k}`"))
             };
+            let (ts, ts_sha256) = (text("ts"), text("ts_sha256"));
+            if ts.is_some() != ts_sha256.is_some() {
+                return Err(format!(
+                    "{LOCK}: /versions/{i} needs both `ts` and `ts_sha256`, or neither"
+                ));
+            }
             versions.push(LockEntry {
                 version: need("version")?,
                 repository: need("repository")?,
@@ -119,6 +130,8 @@ impl Lock {
                 sha256: need("sha256")?,
                 examples: text("examples"),
                 examples_sha256: text("examples_sha256"),
+                ts,
+                ts_sha256,
             });
         }
         Ok(Lock { comment, versions })
@@ -144,6 +157,12 @@ impl Lock {
             }
             if let Some(x) = &e.examples_sha256 {
                 fields.push(("examples_sha256", x));
+            }
+            if let Some(x) = &e.ts {
+                fields.push(("ts", x));
+            }
+            if let Some(x) = &e.ts_sha256 {
+                fields.push(("ts_sha256", x));
             }
             fields.push(("sha256", &e.sha256));
             let body: Vec<String> = fields
@@ -174,50 +193,75 @@ pub fn read_lock(root: &Path) -> Result<Lock, String> {
     Lock::parse(&text)
 }
 
-/// Checks the vendored examples against the lock: one line per folder whose digest
-/// differs.
-fn examples_mismatches(root: &Path, entries: &[LockEntry]) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    for e in entries {
-        let (Some(dir), Some(locked)) = (&e.examples, &e.examples_sha256) else {
-            continue;
-        };
-        let actual = tree_digest(&read_tree(&root.join(dir))?);
-        if &actual != locked {
-            out.push(format!(
+/// Reads a vendored file, noting in `changed` when its sha256 differs from the locked one.
+fn read_locked(
+    path: &str,
+    locked: &str,
+    root: &Path,
+    changed: &mut Vec<String>,
+) -> Result<String, String> {
+    let bytes = fs::read(root.join(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let actual = sha256_hex(&bytes);
+    if actual != locked {
+        changed.push(format!(
+            "  {path}: locked sha256 {locked}, file has {actual}"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8"))
+}
+
+/// Reads a version's examples folder, noting in `changed` when its digest differs from the
+/// locked one: each file as text, by path relative to the folder.
+fn read_examples(
+    dir: &str,
+    locked: Option<&str>,
+    root: &Path,
+    changed: &mut Vec<String>,
+) -> Result<BTreeMap<String, String>, String> {
+    let files = read_tree(&root.join(dir))?;
+    if let Some(locked) = locked {
+        let actual = tree_digest(&files);
+        if actual != locked {
+            changed.push(format!(
                 "  {dir}/: locked digest {locked}, files have {actual}"
             ));
         }
     }
-    Ok(out)
+    files
+        .into_iter()
+        .map(|(rel, bytes)| {
+            String::from_utf8(bytes)
+                .map(|text| (rel.clone(), text))
+                .map_err(|_| format!("{dir}/{rel} is not UTF-8"))
+        })
+        .collect()
 }
 
-/// Reads every locked schema, refusing any whose sha256 differs from the lock (or whose
-/// examples folder differs from its locked digest) and saying which file changed and how
-/// to accept it.
+/// Reads every locked schema, with its `schema.ts` and examples when the lock lists them,
+/// refusing any file whose sha256 differs from the lock (or an examples folder that differs
+/// from its locked digest) and saying which file changed and how to accept it.
 pub fn inputs(root: &Path) -> Result<Vec<Input>, String> {
     let lock = read_lock(root)?;
     let mut out = Vec::new();
     let mut changed = Vec::new();
     for entry in &lock.versions {
-        let path = &entry.path;
-        let bytes = fs::read(root.join(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let actual = sha256_hex(&bytes);
-        if actual != entry.sha256 {
-            changed.push(format!(
-                "  {path}: locked sha256 {}, file has {actual}",
-                entry.sha256
-            ));
-        }
-        let text = String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8"))?;
+        let text = read_locked(&entry.path, &entry.sha256, root, &mut changed)?;
+        let ts = match (&entry.ts, &entry.ts_sha256) {
+            (Some(path), Some(locked)) => Some(read_locked(path, locked, root, &mut changed)?),
+            _ => None,
+        };
+        let examples = match &entry.examples {
+            Some(dir) => read_examples(dir, entry.examples_sha256.as_deref(), root, &mut changed)?,
+            None => BTreeMap::new(),
+        };
         out.push(Input {
             version: entry.version.clone(),
-            path: path.clone(),
+            path: entry.path.clone(),
             text,
-            ..Default::default()
+            ts,
+            examples,
         });
     }
-    changed.extend(examples_mismatches(root, &lock.versions)?);
     if !changed.is_empty() {
         return Err(format!(
             "vendored schemas differ from {LOCK}:\n{}\nIf the change is intended, accept it with \

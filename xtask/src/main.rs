@@ -58,9 +58,10 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// Accept the vendored schema files as they are: record their sha256 in `schema/lock.json`.
+    /// Accept the vendored schema files as they are: record the sha256 of each `schema.json`
+    /// (and `schema.ts`, when vendored) and the digest of its examples in `schema/lock.json`.
     Lock,
-    /// Download schemas (and examples) from upstream into `schema/`, update the lock, and
+    /// Download schemas (with `schema.ts` and examples) from upstream into `schema/`, update the lock, and
     /// print what changed. Nothing is written unless every file arrives whole and valid.
     Fetch {
         /// Versions to fetch (default: every locked version).
@@ -161,6 +162,20 @@ fn lock(root: &Path) -> Result<ExitCode, String> {
                 entry.examples_sha256 = Some(digest);
             }
         }
+        let ts = format!("schema/{}/schema.ts", entry.version);
+        let ts_sha = match fs::read(root.join(&ts)) {
+            Ok(bytes) => Some(sha256_hex(&bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("cannot read {ts}: {e}")),
+        };
+        if entry.ts_sha256 != ts_sha {
+            match &ts_sha {
+                Some(sha) => println!("{ts}: sha256 now {sha}"),
+                None => println!("{ts}: gone, dropped from the lock"),
+            }
+        }
+        entry.ts = ts_sha.as_ref().map(|_| ts);
+        entry.ts_sha256 = ts_sha;
     }
     workspace::write_atomic(&root.join(LOCK), lock.render().as_bytes())?;
     Ok(ExitCode::SUCCESS)

@@ -18,6 +18,8 @@ struct Compared {
     version: String,
     /// The vendored schema bytes, if the version is vendored.
     old_schema: Option<Vec<u8>>,
+    /// The vendored `schema.ts`, if there is one.
+    old_ts: Option<Vec<u8>>,
     /// The vendored examples.
     old_examples: BTreeMap<String, Vec<u8>>,
     /// Upstream's files; `None` when upstream has no such version.
@@ -32,6 +34,13 @@ impl Compared {
         }
     }
 
+    fn ts_changed(&self) -> bool {
+        match &self.new {
+            Some(n) => n.ts != self.old_ts,
+            None => false,
+        }
+    }
+
     fn examples_changed(&self) -> bool {
         match self.new.as_ref().and_then(|n| n.examples.as_ref()) {
             Some(ex) => *ex != self.old_examples,
@@ -40,18 +49,20 @@ impl Compared {
     }
 
     fn changed(&self) -> bool {
-        self.schema_changed() || self.examples_changed()
+        self.schema_changed() || self.ts_changed() || self.examples_changed()
     }
 }
 
 /// Reads what is vendored for a version and what the source has.
 fn compare(root: &Path, source: &Source, version: &str) -> Result<Compared, String> {
     let dir = root.join("schema").join(version);
-    let old_schema = match fs::read(dir.join("schema.json")) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("cannot read schema/{version}/schema.json: {e}")),
+    let read = |name: &str| match fs::read(dir.join(name)) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read schema/{version}/{name}: {e}")),
     };
+    let old_schema = read("schema.json")?;
+    let old_ts = read("schema.ts")?;
     let old_examples = read_tree(&dir.join("examples"))?;
     let new = source.fetch(version)?;
     if let Some(f) = &new {
@@ -60,17 +71,22 @@ fn compare(root: &Path, source: &Source, version: &str) -> Result<Compared, Stri
     Ok(Compared {
         version: version.to_string(),
         old_schema,
+        old_ts,
         old_examples,
         new,
     })
 }
 
 /// Upstream files must be what the generator reads before anything is written: a JSON
-/// schema in a dialect it knows, and examples that are JSON.
+/// schema in a dialect it knows, a `schema.ts` that is text, and examples that are JSON.
 fn validate(version: &str, f: &Fetched) -> Result<(), String> {
     let name = format!("upstream {version}/schema.json");
     let text = std::str::from_utf8(&f.schema).map_err(|_| format!("{name}: not UTF-8"))?;
     load::parse(&name, text).map_err(|e| format!("refusing {e}"))?;
+    if let Some(ts) = &f.ts {
+        std::str::from_utf8(ts)
+            .map_err(|_| format!("refusing upstream {version}/schema.ts: not UTF-8"))?;
+    }
     for (rel, bytes) in f.examples.iter().flatten() {
         if rel.ends_with(".json") {
             serde_json::from_slice::<serde_json::Value>(bytes).map_err(|e| {
@@ -138,6 +154,7 @@ fn describe(c: &Compared) -> Vec<String> {
             }
         }
     }
+    out.extend(describe_ts(c.old_ts.as_deref(), new.ts.as_deref()));
     if let Some(ex) = &new.examples {
         let old = &c.old_examples;
         let added = ex.keys().filter(|k| !old.contains_key(*k)).count();
@@ -152,10 +169,36 @@ fn describe(c: &Compared) -> Vec<String> {
                 ex.len()
             ));
         }
-    } else if c.schema_changed() {
+    } else if c.schema_changed() || c.ts_changed() {
         out.push("  examples: the source does not list them; kept as vendored".to_string());
     }
     out
+}
+
+/// A line on how `schema.ts` differs, if it does. The count of `@deprecated` tags says
+/// whether the change touches what only the TypeScript carries.
+fn describe_ts(old: Option<&[u8]>, new: Option<&[u8]>) -> Option<String> {
+    let tags = |b: &[u8]| String::from_utf8_lossy(b).matches("@deprecated").count();
+    match (old, new) {
+        (Some(o), Some(n)) if o == n => None,
+        (Some(o), Some(n)) => Some(format!(
+            "  schema.ts differs: {} → {} @deprecated tags (sha256 {} → {})",
+            tags(o),
+            tags(n),
+            short(&sha256_hex(o)),
+            short(&sha256_hex(n))
+        )),
+        (None, Some(n)) => Some(format!(
+            "  schema.ts: new upstream, {} @deprecated tags",
+            tags(n)
+        )),
+        (Some(o), None) => Some(format!(
+            "  schema.ts: upstream has none (the vendored one has {} @deprecated tags); fetch \
+             removes it",
+            tags(o)
+        )),
+        (None, None) => None,
+    }
 }
 
 /// Schema definitions whose JSON differs between two documents while every model type that
@@ -391,6 +434,12 @@ pub fn fetch(
             if c.schema_changed() {
                 stage.file(&dir.join("schema.json"), &new.schema)?;
             }
+            if c.ts_changed() {
+                match &new.ts {
+                    Some(ts) => stage.file(&dir.join("schema.ts"), ts)?,
+                    None => stage.remove(&dir.join("schema.ts")),
+                }
+            }
             if c.examples_changed() {
                 stage.tree(
                     &dir.join("examples"),
@@ -414,6 +463,11 @@ pub fn fetch(
                     .as_ref()
                     .map(|_| format!("schema/{}/examples", c.version)),
                 examples_sha256: examples,
+                ts: new
+                    .ts
+                    .as_ref()
+                    .map(|_| format!("schema/{}/schema.ts", c.version)),
+                ts_sha256: new.ts.as_deref().map(sha256_hex),
             };
             match lock.versions.iter_mut().find(|e| e.version == c.version) {
                 Some(e) => *e = entry,
@@ -509,7 +563,7 @@ fn describe_source(source: &Source) -> String {
 struct Stage {
     /// (temporary path, target) pairs.
     staged: Vec<(PathBuf, PathBuf)>,
-    /// Folders to remove (a version whose examples upstream removed).
+    /// Files and folders to remove (a `schema.ts` or an examples folder upstream removed).
     removals: Vec<PathBuf>,
 }
 
@@ -524,6 +578,10 @@ impl Stage {
         let tmp = workspace::write_temp(target, bytes)?;
         self.staged.push((tmp, target.to_path_buf()));
         Ok(())
+    }
+
+    fn remove(&mut self, target: &Path) {
+        self.removals.push(target.to_path_buf());
     }
 
     fn tree(&mut self, target: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<(), String> {
@@ -574,11 +632,15 @@ impl Stage {
                     .map_err(|e| format!("cannot remove {}: {e}", old.display()))?;
             }
         }
-        for dir in &self.removals {
-            if dir.exists() {
-                fs::remove_dir_all(dir)
-                    .map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
-            }
+        for path in &self.removals {
+            let removed = if path.is_dir() {
+                fs::remove_dir_all(path)
+            } else if path.exists() {
+                fs::remove_file(path)
+            } else {
+                Ok(())
+            };
+            removed.map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! Where upstream schemas come from: GitHub (the default), a local folder or checkout, or a
 //! static mirror over HTTP. Every source answers the same two questions: which versions
-//! exist, and what are one version's `schema.json` and `examples/` files.
+//! exist, and what are one version's `schema.json`, `schema.ts` and `examples/` files.
 //!
 //! Nothing here writes to disk.
 
@@ -26,6 +26,9 @@ const MAX_BODY: u64 = 64 << 20;
 pub struct Fetched {
     /// Bytes of `<version>/schema.json`.
     pub schema: Vec<u8>,
+    /// Bytes of `<version>/schema.ts`, the TypeScript `schema.json` is generated from;
+    /// `None` when the source has none.
+    pub ts: Option<Vec<u8>>,
     /// Files under `<version>/examples/`, keyed by relative path; `Some(empty)` when the
     /// version has none, `None` when the source cannot list them.
     pub examples: Option<BTreeMap<String, Vec<u8>>>,
@@ -234,6 +237,17 @@ impl Source {
                 let Some(schema) = get(agent, &format!("{raw}/{version}/schema.json"))? else {
                     return Ok(None);
                 };
+                // The tree lists every file at the commit: a schema.ts it lists must arrive.
+                let ts_rel = format!("{version}/schema.ts");
+                let ts = if files.contains(&ts_rel) {
+                    let url = format!("{raw}/{ts_rel}");
+                    Some(
+                        get(agent, &url)?
+                            .ok_or_else(|| format!("{url}: not found, though the tree lists it"))?,
+                    )
+                } else {
+                    None
+                };
                 let prefix = format!("{version}/examples/");
                 let mut examples = BTreeMap::new();
                 for rel in files.iter().filter_map(|p| p.strip_prefix(&prefix)) {
@@ -244,6 +258,7 @@ impl Source {
                 }
                 Ok(Some(Fetched {
                     schema,
+                    ts,
                     examples: Some(examples),
                 }))
             }
@@ -254,9 +269,19 @@ impl Source {
                 }
                 let schema = std::fs::read(&path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let ts_path = dir.join(version).join("schema.ts");
+                let ts = if ts_path.is_file() {
+                    Some(
+                        std::fs::read(&ts_path)
+                            .map_err(|e| format!("cannot read {}: {e}", ts_path.display()))?,
+                    )
+                } else {
+                    None
+                };
                 let examples = read_tree(&dir.join(version).join("examples"))?;
                 Ok(Some(Fetched {
                     schema,
+                    ts,
                     examples: Some(examples),
                 }))
             }
@@ -264,6 +289,7 @@ impl Source {
                 let Some(schema) = get(agent, &format!("{base}/{version}/schema.json"))? else {
                     return Ok(None);
                 };
+                let ts = get(agent, &format!("{base}/{version}/schema.ts"))?;
                 let index_url = format!("{base}/{version}/examples/index.txt");
                 let examples = match get(agent, &index_url)? {
                     None => None,
@@ -283,7 +309,11 @@ impl Source {
                         Some(out)
                     }
                 };
-                Ok(Some(Fetched { schema, examples }))
+                Ok(Some(Fetched {
+                    schema,
+                    ts,
+                    examples,
+                }))
             }
         }
     }

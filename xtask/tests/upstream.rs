@@ -35,6 +35,9 @@ fn github_fetch_takes_a_changed_schema_and_examples_and_drift_sees_it_first() {
     // Upstream "changes" 2025-06-18 back to its first published revision, and adds an
     // example to 2026-07-28.
     upstream.insert("2025-06-18/schema.json".into(), history("2025-06-18", 0));
+    let mut ts = upstream["2025-11-25/schema.ts"].clone();
+    ts.extend_from_slice(b"\n/** @deprecated Gone. */\nexport interface Gone {}\n");
+    upstream.insert("2025-11-25/schema.ts".into(), ts.clone());
     upstream.insert(
         "2026-07-28/examples/Tool/extra-tool.json".into(),
         br#"{"name":"extra","inputSchema":{"type":"object"}}"#.to_vec(),
@@ -72,6 +75,13 @@ fn github_fetch_takes_a_changed_schema_and_examples_and_drift_sees_it_first() {
         "{}",
         drift.stdout
     );
+    assert!(
+        drift
+            .stdout
+            .contains("2025-11-25: schema unchanged\n  schema.ts differs: 0 → 1 @deprecated tags"),
+        "{}",
+        drift.stdout
+    );
     assert_eq!(snapshot(&root), before, "drift must not write");
     println!("drift against fake GitHub: {:?}", drift.elapsed);
 
@@ -80,7 +90,7 @@ fn github_fetch_takes_a_changed_schema_and_examples_and_drift_sees_it_first() {
     assert!(
         fetch
             .stdout
-            .contains("updated schema/2025-06-18/, schema/2026-07-28/"),
+            .contains("updated schema/2025-06-18/, schema/2025-11-25/, schema/2026-07-28/"),
         "{}",
         fetch.stdout
     );
@@ -98,6 +108,7 @@ fn github_fetch_takes_a_changed_schema_and_examples_and_drift_sees_it_first() {
         changed,
         [
             "schema/2025-06-18/schema.json",
+            "schema/2025-11-25/schema.ts",
             "schema/2026-07-28/examples/Tool/extra-tool.json",
             "schema/lock.json"
         ],
@@ -116,6 +127,11 @@ fn github_fetch_takes_a_changed_schema_and_examples_and_drift_sees_it_first() {
     );
     assert_eq!(e.repository, "modelcontextprotocol/modelcontextprotocol");
     assert_eq!(e.sha256, mcp_codegen::sha256_hex(&history("2025-06-18", 0)));
+    assert_eq!(after["schema/2025-11-25/schema.ts"], ts);
+    assert_eq!(
+        lock.get("2025-11-25").unwrap().ts_sha256.as_deref(),
+        Some(mcp_codegen::sha256_hex(&ts).as_str())
+    );
     let e = lock.get("2026-07-28").unwrap();
     let examples: BTreeMap<String, Vec<u8>> = after
         .iter()
@@ -212,6 +228,9 @@ fn a_static_mirror_with_a_ref_and_an_examples_index() {
         history("2025-11-25", 1),
     );
     server.ok("/mirror/v9/2026-07-28/examples/index.txt", index);
+    let mut ts = upstream["2025-11-25/schema.ts"].clone();
+    ts.extend_from_slice(b"\n// mirrored\n");
+    server.ok("/mirror/v9/2025-11-25/schema.ts", ts.clone());
     let from = format!("{}/mirror/{{ref}}", server.base);
     let before = snapshot(&root);
     let fetch = xtask(
@@ -245,11 +264,23 @@ fn a_static_mirror_with_a_ref_and_an_examples_index() {
         "{}",
         fetch.stdout
     );
+    assert!(
+        fetch
+            .stdout
+            .contains("schema.ts differs: 0 → 0 @deprecated tags"),
+        "{}",
+        fetch.stdout
+    );
+    assert_eq!(snapshot(&root)["schema/2025-11-25/schema.ts"], ts);
     let lock = read_lock(&root).unwrap();
     let e = lock.get("2025-11-25").unwrap();
     assert_eq!(
         (e.repository.as_str(), e.reference.as_str()),
         (from.as_str(), "v9")
+    );
+    assert_eq!(
+        e.ts_sha256.as_deref(),
+        Some(mcp_codegen::sha256_hex(&ts).as_str())
     );
     mcp_codegen::workspace::inputs(&root).expect("lock and files agree");
     // Without an index the examples are kept, and the mirror cannot list versions.
@@ -432,6 +463,23 @@ fn failures_change_nothing_on_disk() {
         "{}",
         run.stderr
     );
+    let mut upstream = vendored_upstream();
+    upstream.insert("2025-06-18/schema.ts".into(), b"export \xff {}".to_vec());
+    let vars = fake_github(
+        &server,
+        "binary-ts",
+        &"f".repeat(40),
+        "2026-09-01",
+        &upstream,
+    );
+    let run = xtask(&root, &["fetch", "--ref", "binary-ts"], &env(&vars));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("refusing upstream 2025-06-18/schema.ts: not UTF-8"),
+        "{}",
+        run.stderr
+    );
     let run = xtask(&root, &["fetch", "--ref", "no-such-branch"], &env(&vars));
     assert_eq!(run.code, 2);
     assert!(
@@ -440,6 +488,193 @@ fn failures_change_nothing_on_disk() {
         run.stderr
     );
     assert_eq!(snapshot(&root), snapshot(&scratch("pristine")));
-    covered += 3;
+    covered += 4;
     println!("{covered} failure runs, each leaving the workspace unchanged");
+}
+
+/// `schema.ts` travels with `schema.json`: a workspace without it takes it from a local
+/// folder and locks it; a change only to the TypeScript is drift and is fetched; a
+/// TypeScript upstream dropped is removed; one that is not text is refused.
+#[test]
+fn schema_ts_is_fetched_locked_and_its_changes_are_drift() {
+    let root = scratch("schema_ts");
+    let upstream = root.join("upstream");
+    copy_tree(&repo().join("schema"), &upstream);
+    std::fs::remove_file(upstream.join("lock.json")).unwrap();
+    let from = upstream.to_str().unwrap();
+    let versions = [
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+        "draft",
+    ];
+
+    // A workspace from before schema.ts was vendored: `lock` drops the keys.
+    for v in versions {
+        std::fs::remove_file(root.join(format!("schema/{v}/schema.ts"))).unwrap();
+    }
+    let lock = xtask(&root, &["lock"], &[]);
+    assert_eq!(lock.code, 0, "{}", lock.stderr);
+    assert!(
+        lock.stdout
+            .contains("schema/draft/schema.ts: gone, dropped from the lock"),
+        "{}",
+        lock.stdout
+    );
+    let locked = read_lock(&root).unwrap();
+    assert!(
+        locked
+            .versions
+            .iter()
+            .all(|e| e.ts.is_none() && e.ts_sha256.is_none())
+    );
+    let inputs = mcp_codegen::workspace::inputs(&root).unwrap();
+    assert!(inputs.iter().all(|i| i.ts.is_none()));
+
+    // Upstream has schema.ts for every version: drift says so, fetch writes and locks them.
+    let before = snapshot(&root.join("schema"));
+    let drift = xtask(&root, &["drift", "--from", from], &[]);
+    assert_eq!(drift.code, 1, "{}{}", drift.stdout, drift.stderr);
+    assert_eq!(
+        drift.stdout.matches("schema.ts: new upstream").count(),
+        6,
+        "{}",
+        drift.stdout
+    );
+    assert!(
+        drift
+            .stdout
+            .contains("draft: schema unchanged\n  schema.ts: new upstream, 21 @deprecated tags"),
+        "{}",
+        drift.stdout
+    );
+    assert_eq!(
+        snapshot(&root.join("schema")),
+        before,
+        "drift must not write"
+    );
+    let fetch = xtask(&root, &["fetch", "--from", from], &[]);
+    assert_eq!(fetch.code, 0, "{}{}", fetch.stdout, fetch.stderr);
+    let after = snapshot(&root.join("schema"));
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    let mut expected: Vec<String> = versions.iter().map(|v| format!("{v}/schema.ts")).collect();
+    expected.push("lock.json".into());
+    assert_eq!(changed, expected.iter().collect::<Vec<_>>());
+    let locked = read_lock(&root).unwrap();
+    for v in versions {
+        let bytes = std::fs::read(repo().join(format!("schema/{v}/schema.ts"))).unwrap();
+        assert_eq!(after[&format!("{v}/schema.ts")], bytes);
+        let e = locked.get(v).unwrap();
+        assert_eq!(
+            e.ts.as_deref(),
+            Some(format!("schema/{v}/schema.ts").as_str())
+        );
+        assert_eq!(
+            e.ts_sha256.as_deref(),
+            Some(mcp_codegen::sha256_hex(&bytes).as_str())
+        );
+    }
+    let inputs = mcp_codegen::workspace::inputs(&root).expect("lock and files agree");
+    let draft = inputs.iter().find(|i| i.version == "draft").unwrap();
+    assert!(draft.ts.as_deref().unwrap().contains("@deprecated"));
+    assert!(draft.examples.keys().any(|k| k.starts_with("Tool/")));
+
+    // Only the TypeScript changes upstream: drift, then fetch takes that one file.
+    let ts_path = upstream.join("draft/schema.ts");
+    let mut ts = std::fs::read_to_string(&ts_path).unwrap();
+    ts.push_str("\n/** @deprecated Use nothing. */\nexport interface Gone {}\n");
+    std::fs::write(&ts_path, &ts).unwrap();
+    let before = snapshot(&root.join("schema"));
+    let drift = xtask(&root, &["drift", "--from", from], &[]);
+    assert_eq!(drift.code, 1, "{}{}", drift.stdout, drift.stderr);
+    assert!(
+        drift
+            .stdout
+            .contains("draft: schema unchanged\n  schema.ts differs: 21 → 22 @deprecated tags"),
+        "{}",
+        drift.stdout
+    );
+    assert_eq!(
+        drift.stdout.matches(": unchanged").count(),
+        5,
+        "{}",
+        drift.stdout
+    );
+    assert!(drift.stdout.contains("drift in draft:"), "{}", drift.stdout);
+    assert_eq!(
+        snapshot(&root.join("schema")),
+        before,
+        "drift must not write"
+    );
+    let fetch = xtask(&root, &["fetch", "--from", from], &[]);
+    assert_eq!(fetch.code, 0, "{}{}", fetch.stdout, fetch.stderr);
+    assert!(
+        fetch.stdout.contains("updated schema/draft/ and"),
+        "{}",
+        fetch.stdout
+    );
+    let after = snapshot(&root.join("schema"));
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    assert_eq!(changed, ["draft/schema.ts", "lock.json"]);
+    assert_eq!(after["draft/schema.ts"], ts.as_bytes());
+    assert_eq!(
+        read_lock(&root)
+            .unwrap()
+            .get("draft")
+            .unwrap()
+            .ts_sha256
+            .as_deref(),
+        Some(mcp_codegen::sha256_hex(ts.as_bytes()).as_str())
+    );
+    let inputs = mcp_codegen::workspace::inputs(&root).unwrap();
+    let draft = inputs.iter().find(|i| i.version == "draft").unwrap();
+    assert_eq!(draft.ts.as_deref(), Some(ts.as_str()));
+    let again = xtask(&root, &["drift", "--from", from], &[]);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+
+    // Upstream drops a version's schema.ts: drift names it, fetch removes it and its keys.
+    std::fs::remove_file(upstream.join("2024-11-05/schema.ts")).unwrap();
+    let drift = xtask(&root, &["drift", "--from", from], &[]);
+    assert_eq!(drift.code, 1, "{}{}", drift.stdout, drift.stderr);
+    assert!(
+        drift.stdout.contains("  schema.ts: upstream has none"),
+        "{}",
+        drift.stdout
+    );
+    let fetch = xtask(&root, &["fetch", "2024-11-05", "--from", from], &[]);
+    assert_eq!(fetch.code, 0, "{}{}", fetch.stdout, fetch.stderr);
+    assert!(!root.join("schema/2024-11-05/schema.ts").exists());
+    let e = read_lock(&root)
+        .unwrap()
+        .get("2024-11-05")
+        .cloned()
+        .unwrap();
+    assert_eq!((e.ts, e.ts_sha256), (None, None));
+    mcp_codegen::workspace::inputs(&root).expect("lock and files agree");
+
+    // A schema.ts that is not UTF-8 is refused before anything is written.
+    std::fs::write(
+        upstream.join("2025-03-26/schema.ts"),
+        b"export \xff\xfe {}\n",
+    )
+    .unwrap();
+    let before = snapshot(&root.join("schema"));
+    let fetch = xtask(&root, &["fetch", "--from", from], &[]);
+    assert_eq!(fetch.code, 2, "{}{}", fetch.stdout, fetch.stderr);
+    assert!(
+        fetch
+            .stderr
+            .contains("refusing upstream 2025-03-26/schema.ts: not UTF-8"),
+        "{}",
+        fetch.stderr
+    );
+    assert_eq!(snapshot(&root.join("schema")), before);
 }
