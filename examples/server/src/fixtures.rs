@@ -1,6 +1,7 @@
-//! What the server serves, as JSON, the same in every protocol version: the fixtures the
-//! official conformance suite asks for. Each version's handler turns these into its own
-//! typed results.
+//! What the server serves, the same in every protocol version: the fixtures the official
+//! conformance suite asks for. `fixtures!(vX)` writes them into the module of the era
+//! that serves version `vX` (imported there as `v`), built with that version's
+//! constructors; what the versions say differently is in the macro's arm for each.
 
 use serde_json::{Map, Value, json};
 
@@ -8,250 +9,608 @@ use serde_json::{Map, Value, json};
 pub const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 /// A tiny WAV file.
 pub const WAV: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
-
-pub fn tools() -> Value {
-    let no_args = json!({"type": "object", "properties": {}});
-    let with = |name: &str| json!({"type": "object", "properties": {name: {"type": "string"}}, "required": [name]});
-    let list = [
-        ("test_simple_text", no_args.clone()),
-        ("test_image_content", no_args.clone()),
-        ("test_audio_content", no_args.clone()),
-        ("test_embedded_resource", no_args.clone()),
-        ("test_multiple_content_types", no_args.clone()),
-        ("test_tool_with_logging", no_args.clone()),
-        ("test_tool_with_progress", no_args.clone()),
-        ("test_error_handling", no_args.clone()),
-        ("test_sampling", with("prompt")),
-        ("test_elicitation", with("message")),
-        ("test_elicitation_sep1034_defaults", no_args.clone()),
-        ("test_elicitation_sep1330_enums", no_args),
-    ];
-    let tools: Vec<Value> = list
-        .into_iter()
-        .map(|(name, schema)| json!({"name": name, "description": name, "inputSchema": schema}))
-        .collect();
-    json!({ "tools": tools })
-}
-
-fn text(t: &str) -> Value {
-    json!({"content": [{"type": "text", "text": t}]})
-}
-
-/// The request a tool sends to the client before it can answer, if any:
-/// `(method, params)`.
-pub fn tool_request(name: &str, args: &Map<String, Value>) -> Option<(&'static str, Value)> {
-    let arg = |k: &str| {
-        args.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    let elicit = |message: &str, properties: Value| json!({"message": message, "requestedSchema": {"type": "object", "properties": properties, "required": []}});
-    match name {
-        "test_sampling" => Some((
-            "sampling/createMessage",
-            json!({"messages": [{"role": "user", "content": {"type": "text", "text": arg("prompt")}}], "maxTokens": 100}),
-        )),
-        "test_elicitation" => Some((
-            "elicitation/create",
-            json!({"message": arg("message"), "requestedSchema": {"type": "object", "properties": {
-                "username": {"type": "string", "description": "User's response"},
-                "email": {"type": "string", "description": "User's email address"},
-            }, "required": ["username", "email"]}}),
-        )),
-        "test_elicitation_sep1034_defaults" => Some((
-            "elicitation/create",
-            elicit(
-                "Please review and update the form fields with defaults",
-                json!({
-                    "name": {"type": "string", "description": "User name", "default": "John Doe"},
-                    "age": {"type": "integer", "description": "User age", "default": 30},
-                    "score": {"type": "number", "description": "User score", "default": 95.5},
-                    "status": {"type": "string", "description": "User status", "enum": ["active", "inactive", "pending"], "default": "active"},
-                    "verified": {"type": "boolean", "description": "Verification status", "default": true},
-                }),
-            ),
-        )),
-        "test_elicitation_sep1330_enums" => Some((
-            "elicitation/create",
-            elicit(
-                "Please select options from the enum fields",
-                json!({
-                    "untitledSingle": {"type": "string", "description": "Select one option", "enum": ["option1", "option2", "option3"]},
-                    "titledSingle": {"type": "string", "description": "Select one option with titles", "oneOf": [
-                        {"const": "value1", "title": "First Option"}, {"const": "value2", "title": "Second Option"}, {"const": "value3", "title": "Third Option"}]},
-                    "legacyEnum": {"type": "string", "description": "Select one option (legacy)", "enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]},
-                    "untitledMulti": {"type": "array", "description": "Select multiple options", "minItems": 1, "maxItems": 3, "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
-                    "titledMulti": {"type": "array", "description": "Select multiple options with titles", "minItems": 1, "maxItems": 3, "items": {"anyOf": [
-                        {"const": "value1", "title": "First Choice"}, {"const": "value2", "title": "Second Choice"}, {"const": "value3", "title": "Third Choice"}]}},
-                }),
-            ),
-        )),
-        _ => None,
-    }
-}
-
 /// The log lines `test_tool_with_logging` sends while it runs.
 pub const LOG_LINES: [&str; 3] = [
     "Tool execution started",
     "Tool processing data",
     "Tool execution completed",
 ];
+pub const INSTRUCTIONS: &str = "Serves the fixtures of the MCP conformance suite.";
 
-/// The result of a tool call, given the client's answer to [`tool_request`] when there
-/// was one. `Err` is an unknown tool.
-pub fn tool_result(
-    name: &str,
-    answer: Option<&Value>,
-    progress_token: Option<&Value>,
-) -> Result<Value, String> {
-    let content = |c: Value| json!({"content": c});
-    Ok(match name {
-        "test_simple_text" => text("This is a simple text response for testing."),
-        "test_image_content" => {
-            content(json!([{"type": "image", "data": PNG, "mimeType": "image/png"}]))
-        }
-        "test_audio_content" => {
-            content(json!([{"type": "audio", "data": WAV, "mimeType": "audio/wav"}]))
-        }
-        "test_embedded_resource" => content(json!([{"type": "resource", "resource": {
-            "uri": "test://embedded-resource", "mimeType": "text/plain", "text": "This is an embedded resource content."}}])),
-        "test_multiple_content_types" => content(json!([
-            {"type": "text", "text": "Multiple content types test:"},
-            {"type": "image", "data": PNG, "mimeType": "image/png"},
-            {"type": "resource", "resource": {"uri": "test://mixed-content-resource", "mimeType": "application/json",
-                "text": "{\"test\":\"data\",\"value\":123}"}},
-        ])),
-        "test_tool_with_logging" => text("Tool with logging executed successfully"),
-        "test_tool_with_progress" => text(&format!(
-            "progress token {}",
-            progress_token
-                .map(Value::to_string)
-                .unwrap_or_else(|| "none".into())
-        )),
-        "test_error_handling" => {
-            json!({"isError": true, "content": [{"type": "text", "text": "This tool intentionally returns an error for testing"}]})
-        }
-        "test_sampling" => {
-            let said = answer
-                .and_then(|a| a["content"]["text"].as_str())
-                .unwrap_or_default();
-            text(&format!("LLM response: {said}"))
-        }
-        "test_elicitation" => {
-            let a = answer.cloned().unwrap_or_default();
-            text(&format!(
-                "User response: action={}, content={}",
-                a["action"].as_str().unwrap_or_default(),
-                a.get("content").cloned().unwrap_or(json!({}))
-            ))
-        }
-        "test_elicitation_sep1034_defaults" | "test_elicitation_sep1330_enums" => {
-            let a = answer.cloned().unwrap_or_default();
-            text(&format!(
-                "Elicitation completed: action={}, content={}",
-                a["action"].as_str().unwrap_or_default(),
-                a.get("content").cloned().unwrap_or(json!({}))
-            ))
-        }
-        other => return Err(format!("Unknown tool: {other}")),
-    })
-}
-
-pub fn resources() -> Value {
-    json!({"resources": [
-        {"uri": "test://static-text", "name": "static-text", "description": "A static text resource", "mimeType": "text/plain"},
-        {"uri": "test://static-binary", "name": "static-binary", "description": "A static binary resource", "mimeType": "image/png"},
-        {"uri": "test://watched-resource", "name": "watched-resource", "description": "A resource to subscribe to", "mimeType": "text/plain"},
-    ]})
-}
-
-pub fn resource_templates() -> Value {
-    json!({"resourceTemplates": [
-        {"uriTemplate": "test://template/{id}/data", "name": "template", "description": "Data by id", "mimeType": "application/json"},
-    ]})
-}
-
-/// `Err` is an unknown resource.
-pub fn read_resource(uri: &str) -> Result<Value, String> {
-    let one = |c: Value| json!({"contents": [c]});
-    if uri == "test://static-text" {
-        return Ok(one(
-            json!({"uri": uri, "mimeType": "text/plain", "text": "This is the content of the static text resource."}),
-        ));
-    }
-    if uri == "test://static-binary" {
-        return Ok(one(
-            json!({"uri": uri, "mimeType": "image/png", "blob": PNG}),
-        ));
-    }
-    if uri == "test://watched-resource" {
-        return Ok(one(
-            json!({"uri": uri, "mimeType": "text/plain", "text": "Watched resource content."}),
-        ));
-    }
-    if let Some(id) = uri
-        .strip_prefix("test://template/")
-        .and_then(|r| r.strip_suffix("/data"))
-    {
-        if !id.is_empty() && !id.contains('/') {
-            let body =
-                json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
-            return Ok(one(
-                json!({"uri": uri, "mimeType": "application/json", "text": body.to_string()}),
-            ));
-        }
-    }
-    Err(format!("Unknown resource: {uri}"))
-}
-
-pub fn prompts() -> Value {
-    let arg = |n: &str| json!({"name": n, "required": true});
-    json!({"prompts": [
-        {"name": "test_simple_prompt", "description": "A prompt without arguments"},
-        {"name": "test_prompt_with_arguments", "description": "A prompt with two arguments", "arguments": [arg("arg1"), arg("arg2")]},
-        {"name": "test_prompt_with_embedded_resource", "description": "A prompt with a resource", "arguments": [arg("resourceUri")]},
-        {"name": "test_prompt_with_image", "description": "A prompt with an image"},
-    ]})
-}
-
-/// `Err` is an unknown prompt.
-pub fn get_prompt(name: &str, args: &Map<String, Value>) -> Result<Value, String> {
-    let arg = |k: &str| {
-        args.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
+/// The members of a tool's input schema besides `"type": "object"`, for no arguments or one
+/// string argument it requires: free JSON Schema, as 2026-07-28's type leaves them.
+pub fn schema_members(arg: Option<&str>) -> Map<String, Value> {
+    let schema = match arg {
+        Some(arg) => json!({"properties": {arg: {"type": "string"}}, "required": [arg]}),
+        None => json!({"properties": {}}),
     };
-    let user = |c: Value| json!({"role": "user", "content": c});
-    let text = |t: &str| json!({"type": "text", "text": t});
-    let messages = match name {
-        "test_simple_prompt" => vec![user(text("This is a simple prompt for testing."))],
-        "test_prompt_with_arguments" => vec![user(text(&format!(
-            "Prompt with arguments: arg1='{}', arg2='{}'",
-            arg("arg1"),
-            arg("arg2")
-        )))],
-        "test_prompt_with_embedded_resource" => vec![
-            user(
-                json!({"type": "resource", "resource": {"uri": arg("resourceUri"), "mimeType": "text/plain",
-                "text": "Embedded resource content for testing."}}),
-            ),
-            user(text("Please process the embedded resource above.")),
-        ],
-        "test_prompt_with_image" => vec![
-            user(json!({"type": "image", "data": PNG, "mimeType": "image/png"})),
-            user(text("Please analyze the image above.")),
-        ],
-        other => return Err(format!("Unknown prompt: {other}")),
+    schema.as_object().cloned().unwrap_or_default()
+}
+
+/// The text of `test://template/{id}/data`.
+pub fn template_data(id: &str) -> String {
+    json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
+}
+
+macro_rules! fixtures {
+    (v2025_06_18) => {
+        fixtures!(every_version);
+        fixtures!(before_2026);
+
+        fn elicit_form(
+            message: String,
+            fields: Fields,
+            required: Vec<String>,
+        ) -> v::ElicitRequestParams {
+            let schema = v::ElicitRequestParamsRequestedSchema {
+                required: Some(required),
+                ..v::ElicitRequestParamsRequestedSchema::new(fields)
+            };
+            v::ElicitRequestParams::new(message, schema)
+        }
+
+        /// 2025-06-18 predates SEP-1034 and SEP-1330 (defaults, titled and multi-select
+        /// enums): these forms are 2025-11-25's, sent in 2025-06-18's catch-all arm.
+        fn form_fields(name: &str) -> Option<(&'static str, Fields)> {
+            mod newer {
+                use mcp_spec_types::v2025_11_25 as v;
+                type Fields = std::collections::BTreeMap<String, v::PrimitiveSchemaDefinition>;
+                fixtures!(form_fields);
+            }
+            let (message, fields) = newer::form_fields(name)?;
+            let as_json = |s| serde_json::to_value(s).unwrap_or_default();
+            let fields = fields
+                .into_iter()
+                .map(|(k, s)| (k, v::PrimitiveSchemaDefinition::Unknown(as_json(s))));
+            Some((message, fields.collect()))
+        }
+
+        fn sampled(result: v::CreateMessageResult) -> Option<Reply> {
+            Some(Reply::Sampled(Box::new(result)))
+        }
+
+        fn elicited(result: v::ElicitResult) -> Option<Reply> {
+            Some(Reply::Elicited(result))
+        }
     };
-    Ok(json!({ "messages": messages }))
-}
+    (v2025_11_25) => {
+        fixtures!(every_version);
+        fixtures!(before_2026);
+        fixtures!(form_params);
 
-pub fn completion() -> Value {
-    json!({"completion": {"values": [], "total": 0, "hasMore": false}})
-}
+        // A client may answer with a task instead: this server asks for none, and takes
+        // one as no answer.
+        fn sampled(outcome: v::CreateMessageOutcome) -> Option<Reply> {
+            match outcome {
+                v::CreateMessageOutcome::CreateMessageResult(r) => {
+                    Some(Reply::Sampled(Box::new(r)))
+                }
+                v::CreateMessageOutcome::CreateTaskResult(_) => None,
+            }
+        }
 
-pub fn capabilities() -> Value {
-    json!({"tools": {}, "resources": {"subscribe": true}, "prompts": {}, "logging": {}, "completions": {}})
+        fn elicited(outcome: v::ElicitOutcome) -> Option<Reply> {
+            match outcome {
+                v::ElicitOutcome::ElicitResult(result) => Some(Reply::Elicited(result)),
+                v::ElicitOutcome::CreateTaskResult(_) => None,
+            }
+        }
+    };
+    (v2026_07_28) => {
+        fixtures!(every_version);
+        fixtures!(form_params);
+
+        fn input_schema(arg: Option<&str>) -> v::ToolInputSchema {
+            let extra = $crate::fixtures::schema_members(arg);
+            v::ToolInputSchema {
+                extra,
+                ..v::ToolInputSchema::new()
+            }
+        }
+
+        fn call_result(content: Vec<v::ContentBlock>) -> v::CallToolResult {
+            v::CallToolResult::new("complete", content)
+        }
+    };
+
+    (before_2026) => {
+        fn input_schema(arg: Option<&str>) -> v::ToolInputSchema {
+            let string = Map::from_iter([("type".to_string(), "string".into())]);
+            let properties = Some(
+                arg.map(|arg| (arg.to_string(), string))
+                    .into_iter()
+                    .collect(),
+            );
+            let required = arg.map(|arg| vec![arg.to_string()]);
+            v::ToolInputSchema {
+                properties,
+                required,
+                ..v::ToolInputSchema::new()
+            }
+        }
+
+        fn call_result(content: Vec<v::ContentBlock>) -> v::CallToolResult {
+            v::CallToolResult::new(content)
+        }
+    };
+
+    (form_params) => {
+        fn elicit_form(
+            message: String,
+            fields: Fields,
+            required: Vec<String>,
+        ) -> v::ElicitRequestParams {
+            let schema = v::ElicitRequestFormParamsRequestedSchema {
+                required: Some(required),
+                ..v::ElicitRequestFormParamsRequestedSchema::new(fields)
+            };
+            v::ElicitRequestFormParams::new(message, schema).into()
+        }
+
+        fixtures!(form_fields);
+    };
+
+    (form_fields) => {
+        /// The message and the fields of the forms of SEP-1034 (defaults) and SEP-1330 (enums).
+        pub fn form_fields(name: &str) -> Option<(&'static str, Fields)> {
+            let text = |s: &str| Some(s.to_string());
+            let strings = |list: [&str; 3]| list.map(String::from).to_vec();
+            let (message, fields): (_, [(&str, v::PrimitiveSchemaDefinition); 5]) = match name {
+                "test_elicitation_sep1034_defaults" => {
+                    let name = v::StringSchema {
+                        description: text("User name"),
+                        default: text("John Doe"),
+                        ..Default::default()
+                    };
+                    let age = v::NumberSchema {
+                        description: text("User age"),
+                        default: Some(30.into()),
+                        ..v::NumberSchema::new(v::NumberSchemaType::Integer)
+                    };
+                    let score = v::NumberSchema {
+                        description: text("User score"),
+                        default: serde_json::Number::from_f64(95.5),
+                        ..v::NumberSchema::new(v::NumberSchemaType::Number)
+                    };
+                    let statuses = strings(["active", "inactive", "pending"]);
+                    let status = v::UntitledSingleSelectEnumSchema {
+                        description: text("User status"),
+                        default: text("active"),
+                        ..v::UntitledSingleSelectEnumSchema::new(statuses)
+                    };
+                    let verified = v::BooleanSchema {
+                        description: text("Verification status"),
+                        default: Some(true),
+                        ..Default::default()
+                    };
+                    let fields = [
+                        ("name", name.into()),
+                        ("age", age.into()),
+                        ("score", score.into()),
+                        ("status", status.into()),
+                        ("verified", verified.into()),
+                    ];
+                    (
+                        "Please review and update the form fields with defaults",
+                        fields,
+                    )
+                }
+                "test_elicitation_sep1330_enums" => {
+                    let options = strings(["option1", "option2", "option3"]);
+                    let untitled_single = v::UntitledSingleSelectEnumSchema {
+                        description: text("Select one option"),
+                        ..v::UntitledSingleSelectEnumSchema::new(options.clone())
+                    };
+                    let titled_single = [
+                        ("value1", "First Option"),
+                        ("value2", "Second Option"),
+                        ("value3", "Third Option"),
+                    ];
+                    let titled_single = titled_single
+                        .map(|(c, t)| v::TitledSingleSelectEnumSchemaOneOfItem::new(c, t))
+                        .to_vec();
+                    let titled_single = v::TitledSingleSelectEnumSchema {
+                        description: text("Select one option with titles"),
+                        ..v::TitledSingleSelectEnumSchema::new(titled_single)
+                    };
+                    let legacy = v::LegacyTitledEnumSchema {
+                        description: text("Select one option (legacy)"),
+                        enum_names: Some(strings(["Option One", "Option Two", "Option Three"])),
+                        ..v::LegacyTitledEnumSchema::new(strings(["opt1", "opt2", "opt3"]))
+                    };
+                    let untitled_multi = v::UntitledMultiSelectEnumSchema::new(
+                        v::UntitledMultiSelectEnumSchemaItems::new(options),
+                    );
+                    let untitled_multi = v::UntitledMultiSelectEnumSchema {
+                        description: text("Select multiple options"),
+                        min_items: Some(1),
+                        max_items: Some(3),
+                        ..untitled_multi
+                    };
+                    let titled_multi = [
+                        ("value1", "First Choice"),
+                        ("value2", "Second Choice"),
+                        ("value3", "Third Choice"),
+                    ];
+                    let titled_multi = titled_multi
+                        .map(|(c, t)| v::TitledMultiSelectEnumSchemaItemsAnyOfItem::new(c, t))
+                        .to_vec();
+                    let titled_multi = v::TitledMultiSelectEnumSchema::new(
+                        v::TitledMultiSelectEnumSchemaItems::new(titled_multi),
+                    );
+                    let titled_multi = v::TitledMultiSelectEnumSchema {
+                        description: text("Select multiple options with titles"),
+                        min_items: Some(1),
+                        max_items: Some(3),
+                        ..titled_multi
+                    };
+                    let fields = [
+                        ("untitledSingle", untitled_single.into()),
+                        ("titledSingle", titled_single.into()),
+                        ("legacyEnum", legacy.into()),
+                        ("untitledMulti", untitled_multi.into()),
+                        ("titledMulti", titled_multi.into()),
+                    ];
+                    ("Please select options from the enum fields", fields)
+                }
+                _ => return None,
+            };
+            Some((message, fields.map(|(k, s)| (k.to_string(), s)).into()))
+        }
+    };
+
+    (every_version) => {
+        use mcp_spec_types::rt::jsonrpc::ErrorObject;
+        use serde_json::{Map, Value};
+        use $crate::fixtures::{LOG_LINES, PNG, WAV};
+        use $crate::internal;
+
+        type Fields = std::collections::BTreeMap<String, v::PrimitiveSchemaDefinition>;
+
+        /// The request a tool sends the client before it can answer.
+        enum Ask {
+            Sampling(v::CreateMessageRequestParams),
+            Elicitation(v::ElicitRequestParams),
+        }
+
+        /// The client's answer to an [`Ask`].
+        enum Reply {
+            Sampled(Box<v::CreateMessageResult>),
+            Elicited(v::ElicitResult),
+        }
+
+        fn server_info() -> v::Implementation {
+            v::Implementation::new("mcp-example-server", env!("CARGO_PKG_VERSION"))
+        }
+
+        fn capabilities() -> v::ServerCapabilities {
+            let resources = v::ServerCapabilitiesResources {
+                subscribe: Some(true),
+                ..Default::default()
+            };
+            v::ServerCapabilities {
+                tools: Some(Default::default()),
+                resources: Some(resources),
+                prompts: Some(Default::default()),
+                logging: Some(Default::default()),
+                completions: Some(Default::default()),
+                ..Default::default()
+            }
+        }
+
+        fn tools() -> Vec<v::Tool> {
+            let tool = |name: &str, arg| v::Tool {
+                description: Some(name.into()),
+                ..v::Tool::new(name, input_schema(arg))
+            };
+            vec![
+                tool("test_simple_text", None),
+                tool("test_image_content", None),
+                tool("test_audio_content", None),
+                tool("test_embedded_resource", None),
+                tool("test_multiple_content_types", None),
+                tool("test_tool_with_logging", None),
+                tool("test_tool_with_progress", None),
+                tool("test_error_handling", None),
+                tool("test_sampling", Some("prompt")),
+                tool("test_elicitation", Some("message")),
+                tool("test_elicitation_sep1034_defaults", None),
+                tool("test_elicitation_sep1330_enums", None),
+            ]
+        }
+
+        /// Sends `test_tool_with_logging`'s log lines, `pause` apart.
+        async fn send_log(
+            peer: &v::handlers::ClientPeer,
+            pause: Option<std::time::Duration>,
+        ) -> Result<(), ErrorObject> {
+            for (i, line) in LOG_LINES.into_iter().enumerate() {
+                if i > 0
+                    && let Some(pause) = pause
+                {
+                    tokio::time::sleep(pause).await;
+                }
+                let note =
+                    v::LoggingMessageNotificationParams::new(line.into(), v::LoggingLevel::Info);
+                peer.notify_logging_message(&note).await.map_err(internal)?;
+            }
+            Ok(())
+        }
+
+        /// Sends `test_tool_with_progress`'s progress, 0, 50 and 100 of 100, `pause` apart, for
+        /// the token as the request's `_meta` carried it (2025-06-18's params do not name
+        /// `_meta`). A token no notification can carry is an internal error.
+        async fn send_progress(
+            peer: &v::handlers::ClientPeer,
+            token: &Value,
+            pause: Option<std::time::Duration>,
+        ) -> Result<(), ErrorObject> {
+            let token: v::ProgressToken = serde_json::from_value(token.clone())
+                .map_err(|e| internal(format!("the server built an invalid value: {e}")))?;
+            for (i, progress) in [0, 50, 100].into_iter().enumerate() {
+                if i > 0
+                    && let Some(pause) = pause
+                {
+                    tokio::time::sleep(pause).await;
+                }
+                let note = v::ProgressNotificationParams::new(progress.into(), token.clone());
+                let note = v::ProgressNotificationParams {
+                    total: Some(100.into()),
+                    ..note
+                };
+                peer.notify_progress(&note).await.map_err(internal)?;
+            }
+            Ok(())
+        }
+
+        /// What a tool asks the client before it can answer, if anything.
+        fn tool_request(name: &str, args: &Map<String, Value>) -> Option<Ask> {
+            let arg = |k| {
+                args.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let (message, fields, required) = match name {
+                "test_sampling" => {
+                    let prompt = v::SamplingMessageContent::text(arg("prompt"));
+                    let messages = vec![v::SamplingMessage::new(prompt, v::Role::User)];
+                    let params = v::CreateMessageRequestParams::new(100, messages);
+                    return Some(Ask::Sampling(params));
+                }
+                "test_elicitation" => {
+                    let string = |d: &str| v::StringSchema {
+                        description: Some(d.into()),
+                        ..Default::default()
+                    };
+                    let fields = [
+                        ("username", string("User's response")),
+                        ("email", string("User's email address")),
+                    ];
+                    let required = vec!["username".into(), "email".into()];
+                    (
+                        arg("message"),
+                        fields.map(|(k, s)| (k.into(), s.into())).into(),
+                        required,
+                    )
+                }
+                _ => {
+                    let (message, fields) = form_fields(name)?;
+                    (message.to_string(), fields, vec![])
+                }
+            };
+            Some(Ask::Elicitation(elicit_form(message, fields, required)))
+        }
+
+        fn image() -> v::ContentBlock {
+            v::ImageContent::new(PNG, "image/png").into()
+        }
+
+        fn text_contents(
+            text: &str,
+            uri: impl Into<String>,
+            mime: &str,
+        ) -> v::TextResourceContents {
+            let mime_type = Some(mime.into());
+            v::TextResourceContents {
+                mime_type,
+                ..v::TextResourceContents::new(text, uri)
+            }
+        }
+
+        fn embedded(text: &str, uri: impl Into<String>, mime_type: &str) -> v::ContentBlock {
+            v::EmbeddedResource::new(text_contents(text, uri, mime_type).into()).into()
+        }
+
+        /// `action=…, content=…` of the answer to an elicitation.
+        fn form_answer(reply: Option<Reply>) -> String {
+            let (action, content) = match reply {
+                Some(Reply::Elicited(r)) => (r.action.to_string(), r.content.unwrap_or_default()),
+                _ => Default::default(),
+            };
+            let content = serde_json::to_string(&content).unwrap_or_default();
+            format!("action={action}, content={content}")
+        }
+
+        /// The result of a tool call, given the client's answer to its [`tool_request`] and
+        /// the progress token as the client wrote it. `Err` is an unknown tool.
+        fn tool_result(
+            name: &str,
+            reply: Option<Reply>,
+            progress_token: Option<&Value>,
+        ) -> Result<v::CallToolResult, String> {
+            let text = |t: &str| v::CallToolResult::text(t);
+            Ok(match name {
+                "test_simple_text" => text("This is a simple text response for testing."),
+                "test_image_content" => call_result(vec![image()]),
+                "test_audio_content" => {
+                    call_result(vec![v::AudioContent::new(WAV, "audio/wav").into()])
+                }
+                "test_embedded_resource" => {
+                    let resource = embedded(
+                        "This is an embedded resource content.",
+                        "test://embedded-resource",
+                        "text/plain",
+                    );
+                    call_result(vec![resource])
+                }
+                "test_multiple_content_types" => call_result(vec![
+                    v::ContentBlock::text("Multiple content types test:"),
+                    image(),
+                    embedded(
+                        r#"{"test":"data","value":123}"#,
+                        "test://mixed-content-resource",
+                        "application/json",
+                    ),
+                ]),
+                "test_tool_with_logging" => text("Tool with logging executed successfully"),
+                "test_tool_with_progress" => {
+                    let token = progress_token.map_or("none".into(), Value::to_string);
+                    text(&format!("progress token {token}"))
+                }
+                "test_error_handling" => {
+                    v::CallToolResult::error("This tool intentionally returns an error for testing")
+                }
+                "test_sampling" => {
+                    let said = if let Some(Reply::Sampled(r)) = reply
+                        && let v::CreateMessageResultContent::TextContent(t) = r.content
+                    {
+                        t.text
+                    } else {
+                        String::new()
+                    };
+                    text(&format!("LLM response: {said}"))
+                }
+                "test_elicitation" => text(&format!("User response: {}", form_answer(reply))),
+                "test_elicitation_sep1034_defaults" | "test_elicitation_sep1330_enums" => {
+                    text(&format!("Elicitation completed: {}", form_answer(reply)))
+                }
+                other => return Err(format!("Unknown tool: {other}")),
+            })
+        }
+
+        fn resources() -> Vec<v::Resource> {
+            let resource = |name: &str, description: &str, mime_type: &str| v::Resource {
+                description: Some(description.into()),
+                mime_type: Some(mime_type.into()),
+                ..v::Resource::new(name, format!("test://{name}"))
+            };
+            vec![
+                resource("static-text", "A static text resource", "text/plain"),
+                resource("static-binary", "A static binary resource", "image/png"),
+                resource(
+                    "watched-resource",
+                    "A resource to subscribe to",
+                    "text/plain",
+                ),
+            ]
+        }
+
+        fn resource_templates() -> Vec<v::ResourceTemplate> {
+            let template = v::ResourceTemplate::new("template", "test://template/{id}/data");
+            vec![v::ResourceTemplate {
+                description: Some("Data by id".into()),
+                mime_type: Some("application/json".into()),
+                ..template
+            }]
+        }
+
+        /// `Err` is an unknown resource.
+        fn read_resource(uri: &str) -> Result<v::ReadResourceResultContentsItem, String> {
+            let text = |text: &str, mime_type| text_contents(text, uri, mime_type).into();
+            let id = uri
+                .strip_prefix("test://template/")
+                .and_then(|r| r.strip_suffix("/data"));
+            Ok(match (uri, id) {
+                ("test://static-text", _) => text(
+                    "This is the content of the static text resource.",
+                    "text/plain",
+                ),
+                ("test://static-binary", _) => {
+                    let blob = v::BlobResourceContents::new(PNG, uri);
+                    v::BlobResourceContents {
+                        mime_type: Some("image/png".into()),
+                        ..blob
+                    }
+                    .into()
+                }
+                ("test://watched-resource", _) => text("Watched resource content.", "text/plain"),
+                (_, Some(id)) if !id.is_empty() && !id.contains('/') => {
+                    text(&$crate::fixtures::template_data(id), "application/json")
+                }
+                _ => return Err(format!("Unknown resource: {uri}")),
+            })
+        }
+
+        fn prompts() -> Vec<v::Prompt> {
+            let prompt = |name: &str, description: &str, args: &[&str]| {
+                let required = |a: &&str| v::PromptArgument {
+                    required: Some(true),
+                    ..v::PromptArgument::new(*a)
+                };
+                v::Prompt {
+                    description: Some(description.into()),
+                    arguments: (!args.is_empty()).then(|| args.iter().map(required).collect()),
+                    ..v::Prompt::new(name)
+                }
+            };
+            vec![
+                prompt("test_simple_prompt", "A prompt without arguments", &[]),
+                prompt(
+                    "test_prompt_with_arguments",
+                    "A prompt with two arguments",
+                    &["arg1", "arg2"],
+                ),
+                prompt(
+                    "test_prompt_with_embedded_resource",
+                    "A prompt with a resource",
+                    &["resourceUri"],
+                ),
+                prompt("test_prompt_with_image", "A prompt with an image", &[]),
+            ]
+        }
+
+        /// `Err` is an unknown prompt.
+        fn get_prompt(
+            name: &str,
+            args: &std::collections::BTreeMap<String, String>,
+        ) -> Result<Vec<v::PromptMessage>, String> {
+            let arg = |k: &str| args.get(k).cloned().unwrap_or_default();
+            let user = |content| v::PromptMessage::new(content, v::Role::User);
+            let text = |t: &str| user(v::ContentBlock::text(t));
+            Ok(match name {
+                "test_simple_prompt" => vec![text("This is a simple prompt for testing.")],
+                "test_prompt_with_arguments" => {
+                    let (arg1, arg2) = (arg("arg1"), arg("arg2"));
+                    vec![text(&format!(
+                        "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
+                    ))]
+                }
+                "test_prompt_with_embedded_resource" => {
+                    let resource = embedded(
+                        "Embedded resource content for testing.",
+                        arg("resourceUri"),
+                        "text/plain",
+                    );
+                    vec![
+                        user(resource),
+                        text("Please process the embedded resource above."),
+                    ]
+                }
+                "test_prompt_with_image" => {
+                    vec![user(image()), text("Please analyze the image above.")]
+                }
+                other => return Err(format!("Unknown prompt: {other}")),
+            })
+        }
+
+        fn completion() -> v::CompleteResultCompletion {
+            let none = v::CompleteResultCompletion::new(vec![]);
+            v::CompleteResultCompletion {
+                total: Some(0),
+                has_more: Some(false),
+                ..none
+            }
+        }
+    };
 }

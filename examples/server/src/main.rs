@@ -8,36 +8,25 @@
 //! 2026-07-28. Each era's handler implements the generated `ServerHandler` of its version;
 //! what they serve (the fixtures of the official conformance suite) is in `fixtures.rs`.
 
+#[macro_use]
 mod fixtures;
 mod http;
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use fixtures::INSTRUCTIONS;
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::Request;
 use mcp_spec_types::rt::service::{Meta, Open, Peer, RequestContext};
 use mcp_spec_types::version::PROTOCOL_VERSION_META_KEY;
 use mcp_stdio::{Link, LinkTransport};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-/// A typed value from JSON, or the internal error that says why it does not fit.
-fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorObject> {
-    serde_json::from_value(v)
-        .map_err(|e| internal(format!("the server built an invalid value: {e}")))
-}
-
-fn internal(message: impl Into<String>) -> ErrorObject {
-    ErrorObject::new(-32603, message.into())
-}
-
-fn invalid_params(message: String) -> ErrorObject {
-    ErrorObject::new(-32602, message)
-}
-
-fn server_info() -> Value {
-    json!({"name": "mcp-example-server", "version": env!("CARGO_PKG_VERSION")})
+fn internal(e: impl ToString) -> ErrorObject {
+    ErrorObject::internal_error(e.to_string())
 }
 
 /// What the connection remembers.
@@ -52,9 +41,12 @@ macro_rules! initialize_era {
             use super::*;
             use mcp_spec_types::$v as v;
             use v::handlers::{ClientPeer, ServerHandler};
+            use v::methods::*;
             type P<M> = <M as Request>::Params;
-            type R<M> = <M as Request>::Result;
+            type Answer<M> = Result<<M as Request>::Result, ErrorObject>;
             type Cx = RequestContext<ClientPeer>;
+
+            fixtures!($v);
 
             pub struct Handler {
                 pub version: ProtocolVersion,
@@ -62,94 +54,102 @@ macro_rules! initialize_era {
             }
 
             impl ServerHandler for Handler {
-                async fn initialize(&self, _p: P<v::methods::Initialize>, _cx: Cx) -> Result<R<v::methods::Initialize>, ErrorObject> {
-                    typed(json!({
-                        "protocolVersion": self.version.as_str(),
-                        "capabilities": fixtures::capabilities(),
-                        "serverInfo": server_info(),
-                        "instructions": "Serves the fixtures of the MCP conformance suite.",
-                    }))
+                async fn initialize(&self, _: P<Initialize>, _: Cx) -> Answer<Initialize> {
+                    let result = v::InitializeResult::new(
+                        self.version.as_str(),
+                        capabilities(),
+                        server_info(),
+                    );
+                    Ok(v::InitializeResult {
+                        instructions: Some(INSTRUCTIONS.into()),
+                        ..result
+                    })
                 }
-                async fn ping(&self, _p: Option<P<v::methods::Ping>>, _cx: Cx) -> Result<R<v::methods::Ping>, ErrorObject> {
-                    typed(json!({}))
+                async fn set_level(&self, _: P<SetLevel>, _: Cx) -> Answer<SetLevel> {
+                    Ok(Default::default())
                 }
-                async fn set_level(&self, _p: P<v::methods::SetLevel>, _cx: Cx) -> Result<R<v::methods::SetLevel>, ErrorObject> {
-                    typed(json!({}))
+                async fn complete(&self, _: P<Complete>, _: Cx) -> Answer<Complete> {
+                    Ok(v::CompleteResult::new(completion()))
                 }
-                async fn complete(&self, _p: P<v::methods::Complete>, _cx: Cx) -> Result<R<v::methods::Complete>, ErrorObject> {
-                    typed(fixtures::completion())
+                async fn list_tools(&self, _: Option<P<ListTools>>, _: Cx) -> Answer<ListTools> {
+                    Ok(v::ListToolsResult::new(tools()))
                 }
-                async fn list_tools(&self, _p: Option<P<v::methods::ListTools>>, _cx: Cx) -> Result<R<v::methods::ListTools>, ErrorObject> {
-                    typed(fixtures::tools())
-                }
-                async fn call_tool(&self, p: P<v::methods::CallTool>, cx: Cx) -> Result<R<v::methods::CallTool>, ErrorObject> {
+                async fn call_tool(&self, p: P<CallTool>, cx: Cx) -> Answer<CallTool> {
                     let args = p.arguments.clone().unwrap_or_default();
                     let token = cx.meta.as_ref().and_then(|m| m.get("progressToken"));
-                    match p.name.as_str() {
-                        "test_tool_with_logging" => {
-                            for (i, line) in fixtures::LOG_LINES.iter().enumerate() {
-                                if i > 0 {
-                                    tokio::time::sleep(Duration::from_millis(50)).await;
-                                }
-                                let note = typed(json!({"level": "info", "data": line}))?;
-                                cx.peer.notify_logging_message(&note).await.map_err(|e| internal(e.to_string()))?;
-                            }
-                        }
-                        "test_tool_with_progress" => {
-                            if let Some(token) = &token {
-                                for (i, progress) in [0, 50, 100].into_iter().enumerate() {
-                                    if i > 0 {
-                                        tokio::time::sleep(Duration::from_millis(50)).await;
-                                    }
-                                    let note = typed(json!({"progressToken": token, "progress": progress, "total": 100}))?;
-                                    cx.peer.notify_progress(&note).await.map_err(|e| internal(e.to_string()))?;
-                                }
-                            }
+                    let pause = Some(Duration::from_millis(50));
+                    match (p.name.as_str(), &token) {
+                        ("test_tool_with_logging", _) => send_log(&cx.peer, pause).await?,
+                        ("test_tool_with_progress", Some(t)) => {
+                            send_progress(&cx.peer, t, pause).await?
                         }
                         _ => {}
                     }
-                    let answer = match fixtures::tool_request(&p.name, &args) {
-                        Some(("sampling/createMessage", params)) => {
-                            let r = cx.peer.create_message(&typed(params)?).await.map_err(|e| internal(e.to_string()))?;
-                            Some(serde_json::to_value(r).map_err(|e| internal(e.to_string()))?)
+                    let reply = match tool_request(&p.name, &args) {
+                        Some(Ask::Sampling(params)) => {
+                            sampled(cx.peer.create_message(&params).await.map_err(internal)?)
                         }
-                        Some((_, params)) => {
-                            let r = cx.peer.elicit(&typed(params)?).await.map_err(|e| internal(e.to_string()))?;
-                            Some(serde_json::to_value(r).map_err(|e| internal(e.to_string()))?)
+                        Some(Ask::Elicitation(params)) => {
+                            elicited(cx.peer.elicit(&params).await.map_err(internal)?)
                         }
                         None => None,
                     };
-                    let result = fixtures::tool_result(&p.name, answer.as_ref(), token.as_ref()).map_err(invalid_params)?;
-                    typed(result)
+                    let result = tool_result(&p.name, reply, token.as_ref())
+                        .map_err(ErrorObject::invalid_params)?;
+                    Ok(result.into())
                 }
-                async fn list_resources(&self, _p: Option<P<v::methods::ListResources>>, _cx: Cx) -> Result<R<v::methods::ListResources>, ErrorObject> {
-                    typed(fixtures::resources())
+                async fn list_resources(
+                    &self,
+                    _: Option<P<ListResources>>,
+                    _: Cx,
+                ) -> Answer<ListResources> {
+                    Ok(v::ListResourcesResult::new(resources()))
                 }
-                async fn list_resource_templates(&self, _p: Option<P<v::methods::ListResourceTemplates>>, _cx: Cx) -> Result<R<v::methods::ListResourceTemplates>, ErrorObject> {
-                    typed(fixtures::resource_templates())
+                async fn list_resource_templates(
+                    &self,
+                    _: Option<P<ListResourceTemplates>>,
+                    _: Cx,
+                ) -> Answer<ListResourceTemplates> {
+                    Ok(v::ListResourceTemplatesResult::new(resource_templates()))
                 }
-                async fn read_resource(&self, p: P<v::methods::ReadResource>, _cx: Cx) -> Result<R<v::methods::ReadResource>, ErrorObject> {
-                    typed(fixtures::read_resource(&p.uri).map_err(invalid_params)?)
+                async fn read_resource(&self, p: P<ReadResource>, _: Cx) -> Answer<ReadResource> {
+                    let contents = read_resource(&p.uri).map_err(ErrorObject::invalid_params)?;
+                    Ok(v::ReadResourceResult::new(vec![contents]))
                 }
-                async fn subscribe(&self, p: P<v::methods::Subscribe>, _cx: Cx) -> Result<R<v::methods::Subscribe>, ErrorObject> {
+                async fn subscribe(&self, p: P<Subscribe>, _: Cx) -> Answer<Subscribe> {
                     self.state.subscriptions.lock().unwrap().push(p.uri);
-                    typed(json!({}))
+                    Ok(Default::default())
                 }
-                async fn unsubscribe(&self, p: P<v::methods::Unsubscribe>, _cx: Cx) -> Result<R<v::methods::Unsubscribe>, ErrorObject> {
-                    self.state.subscriptions.lock().unwrap().retain(|u| *u != p.uri);
-                    typed(json!({}))
+                async fn unsubscribe(&self, p: P<Unsubscribe>, _: Cx) -> Answer<Unsubscribe> {
+                    self.state
+                        .subscriptions
+                        .lock()
+                        .unwrap()
+                        .retain(|u| *u != p.uri);
+                    Ok(Default::default())
                 }
-                async fn list_prompts(&self, _p: Option<P<v::methods::ListPrompts>>, _cx: Cx) -> Result<R<v::methods::ListPrompts>, ErrorObject> {
-                    typed(fixtures::prompts())
+                async fn list_prompts(
+                    &self,
+                    _: Option<P<ListPrompts>>,
+                    _: Cx,
+                ) -> Answer<ListPrompts> {
+                    Ok(v::ListPromptsResult::new(prompts()))
                 }
-                async fn get_prompt(&self, p: P<v::methods::GetPrompt>, _cx: Cx) -> Result<R<v::methods::GetPrompt>, ErrorObject> {
-                    let args: Map<String, Value> = p.arguments.iter().flatten().map(|(k, v)| (k.clone(), json!(v))).collect();
-                    typed(fixtures::get_prompt(&p.name, &args).map_err(invalid_params)?)
+                async fn get_prompt(&self, p: P<GetPrompt>, _: Cx) -> Answer<GetPrompt> {
+                    let messages = get_prompt(&p.name, &p.arguments.unwrap_or_default())
+                        .map_err(ErrorObject::invalid_params)?;
+                    Ok(v::GetPromptResult::new(messages))
                 }
             }
 
             pub async fn serve(handler: &Handler, peer: Peer, line: &str) -> Option<String> {
-                v::handlers::serve_client_message(handler, &Open, &ClientPeer(peer), line.as_bytes()).await
+                v::handlers::serve_client_message(
+                    handler,
+                    &Open,
+                    &ClientPeer(peer),
+                    line.as_bytes(),
+                )
+                .await
             }
         }
     };
@@ -158,156 +158,124 @@ macro_rules! initialize_era {
 initialize_era!(era_2025_06_18, v2025_06_18);
 initialize_era!(era_2025_11_25, v2025_11_25);
 
-/// The discover era: every request says its version in `_meta`.
+/// The discover era: every request says its version in `_meta`. 2026-07-28 deprecates
+/// sampling and logging (SEP-2577); this era still serves the fixtures that use them.
+#[allow(deprecated)]
 mod era_2026_07_28 {
     use super::*;
     use mcp_spec_types::v2026_07_28 as v;
     use v::handlers::{ClientPeer, ServerHandler};
+    use v::methods::*;
     type P<M> = <M as Request>::Params;
-    type R<M> = <M as Request>::Result;
+    type Answer<M> = Result<<M as Request>::Result, ErrorObject>;
     type Cx = RequestContext<ClientPeer>;
 
-    /// Results of this era say they are complete; lists and reads say how long they keep.
-    fn complete(mut v: Value, cacheable: bool) -> Value {
-        if let Value::Object(m) = &mut v {
-            m.insert("resultType".into(), json!("complete"));
-            m.insert(
-                "_meta".into(),
-                json!({"io.modelcontextprotocol/serverInfo": server_info()}),
-            );
-            if cacheable {
-                m.insert("ttlMs".into(), json!(0));
-                m.insert("cacheScope".into(), json!("public"));
-            }
-        }
-        v
+    fixtures!(v2026_07_28);
+
+    const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+    /// Every result of this era says which server answered.
+    fn result_meta() -> Option<v::ResultMetaObject> {
+        let info = Some(server_info());
+        Some(v::ResultMetaObject {
+            io_modelcontextprotocol_server_info: info,
+            ..Default::default()
+        })
+    }
+
+    /// `v::$Result::new("complete", ..)` with [`result_meta`]. Lists and reads also say how they may
+    /// be cached: this server's are public, and stale at once (`ttlMs` 0).
+    macro_rules! complete {
+        ($result:ident($($arg:expr),*)) => {
+            v::$result { meta: result_meta(), ..v::$result::new("complete", $($arg),*) }
+        };
     }
 
     pub struct Handler;
 
     impl ServerHandler for Handler {
-        async fn discover(
-            &self,
-            _p: P<v::methods::Discover>,
-            _cx: Cx,
-        ) -> Result<R<v::methods::Discover>, ErrorObject> {
-            let mut caps = fixtures::capabilities();
-            caps["resources"] = json!({});
-            typed(complete(
-                json!({"supportedVersions": ["2026-07-28"], "capabilities": caps,
-                "instructions": "Serves the fixtures of the MCP conformance suite."}),
-                true,
-            ))
+        async fn discover(&self, _: P<Discover>, _: Cx) -> Answer<Discover> {
+            let caps = v::ServerCapabilities {
+                resources: Some(Default::default()),
+                ..capabilities()
+            };
+            let versions = vec!["2026-07-28".into()];
+            let public = v::DiscoverResultCacheScope::Public;
+            let result = complete!(DiscoverResult(public, caps, versions, 0));
+            Ok(v::DiscoverResult {
+                instructions: Some(INSTRUCTIONS.into()),
+                ..result
+            })
         }
-        async fn complete(
-            &self,
-            _p: P<v::methods::Complete>,
-            _cx: Cx,
-        ) -> Result<R<v::methods::Complete>, ErrorObject> {
-            typed(complete(fixtures::completion(), false))
+        async fn complete(&self, _: P<Complete>, _: Cx) -> Answer<Complete> {
+            Ok(complete!(CompleteResult(completion())))
         }
-        async fn list_tools(
-            &self,
-            _p: P<v::methods::ListTools>,
-            _cx: Cx,
-        ) -> Result<R<v::methods::ListTools>, ErrorObject> {
-            typed(complete(fixtures::tools(), true))
+        async fn list_tools(&self, _: P<ListTools>, _: Cx) -> Answer<ListTools> {
+            let public = v::ListToolsResultCacheScope::Public;
+            Ok(complete!(ListToolsResult(public, tools(), 0)))
         }
-        async fn call_tool(
-            &self,
-            p: P<v::methods::CallTool>,
-            cx: Cx,
-        ) -> Result<R<v::methods::CallTool>, ErrorObject> {
+        async fn call_tool(&self, p: P<CallTool>, cx: Cx) -> Answer<CallTool> {
             let args = p.arguments.clone().unwrap_or_default();
             let meta = cx.meta.as_ref().map(Meta::to_map).unwrap_or_default();
-            let token = meta.get("progressToken").cloned();
-            if p.name == "test_tool_with_logging"
-                && meta.contains_key("io.modelcontextprotocol/logLevel")
-            {
-                for line in fixtures::LOG_LINES {
-                    let note = typed(json!({"level": "info", "data": line}))?;
-                    cx.peer
-                        .notify_logging_message(&note)
-                        .await
-                        .map_err(|e| internal(e.to_string()))?;
-                }
+            let token = meta.get("progressToken");
+            if p.name == "test_tool_with_logging" && meta.contains_key(LOG_LEVEL) {
+                send_log(&cx.peer, None).await?;
             }
-            if let (Some(token), "test_tool_with_progress") = (&token, p.name.as_str()) {
-                for progress in [0, 50, 100] {
-                    let note =
-                        typed(json!({"progressToken": token, "progress": progress, "total": 100}))?;
-                    cx.peer
-                        .notify_progress(&note)
-                        .await
-                        .map_err(|e| internal(e.to_string()))?;
-                }
+            if let ("test_tool_with_progress", Some(token)) = (p.name.as_str(), token) {
+                send_progress(&cx.peer, token, None).await?;
             }
             // Sampling and elicitation are input requests in this era: ask in the result,
             // and finish when the client retries with the answer.
-            let answer = match fixtures::tool_request(&p.name, &args) {
-                Some((method, params)) => {
-                    let given = serde_json::to_value(&p.input_responses)
-                        .map_err(|e| internal(e.to_string()))?;
-                    match given.get("input") {
-                        Some(answer) => Some(answer.clone()),
-                        None => {
-                            return typed(json!({"resultType": "input_required",
-                                "inputRequests": {"input": {"method": method, "params": params}}}));
-                        }
-                    }
-                }
+            let reply = match tool_request(&p.name, &args) {
                 None => None,
+                Some(ask) => match p.input_responses.and_then(|mut r| r.remove("input")) {
+                    None => {
+                        let request = match ask {
+                            Ask::Sampling(params) => v::CreateMessageRequest::new(params).into(),
+                            Ask::Elicitation(params) => v::ElicitRequest::new(params).into(),
+                        };
+                        let mut result = v::InputRequiredResult::new("input_required");
+                        result.input_requests = Some(BTreeMap::from([("input".into(), request)]));
+                        return Ok(result.into());
+                    }
+                    Some(v::InputResponse::CreateMessageResult(r)) => {
+                        Some(Reply::Sampled(Box::new(r)))
+                    }
+                    Some(v::InputResponse::ElicitResult(r)) => Some(Reply::Elicited(r)),
+                    Some(v::InputResponse::ListRootsResult(_)) => None,
+                },
             };
-            let result = fixtures::tool_result(&p.name, answer.as_ref(), token.as_ref())
-                .map_err(invalid_params)?;
-            typed(complete(result, false))
+            let mut result =
+                tool_result(&p.name, reply, token).map_err(ErrorObject::invalid_params)?;
+            result.meta = result_meta();
+            Ok(result.into())
         }
-        async fn list_resources(
-            &self,
-            _p: P<v::methods::ListResources>,
-            _cx: Cx,
-        ) -> Result<R<v::methods::ListResources>, ErrorObject> {
-            typed(complete(fixtures::resources(), true))
+        async fn list_resources(&self, _: P<ListResources>, _: Cx) -> Answer<ListResources> {
+            let public = v::ListResourcesResultCacheScope::Public;
+            Ok(complete!(ListResourcesResult(public, resources(), 0)))
         }
         async fn list_resource_templates(
             &self,
-            _p: P<v::methods::ListResourceTemplates>,
-            _cx: Cx,
-        ) -> Result<R<v::methods::ListResourceTemplates>, ErrorObject> {
-            typed(complete(fixtures::resource_templates(), true))
+            _: P<ListResourceTemplates>,
+            _: Cx,
+        ) -> Answer<ListResourceTemplates> {
+            let public = v::ListResourceTemplatesResultCacheScope::Public;
+            let templates = resource_templates();
+            Ok(complete!(ListResourceTemplatesResult(public, templates, 0)))
         }
-        async fn read_resource(
-            &self,
-            p: P<v::methods::ReadResource>,
-            _cx: Cx,
-        ) -> Result<R<v::methods::ReadResource>, ErrorObject> {
-            typed(complete(
-                fixtures::read_resource(&p.uri).map_err(invalid_params)?,
-                true,
-            ))
+        async fn read_resource(&self, p: P<ReadResource>, _: Cx) -> Answer<ReadResource> {
+            let contents = read_resource(&p.uri).map_err(ErrorObject::invalid_params)?;
+            let public = v::ReadResourceResultCacheScope::Public;
+            Ok(complete!(ReadResourceResult(public, vec![contents], 0)).into())
         }
-        async fn list_prompts(
-            &self,
-            _p: P<v::methods::ListPrompts>,
-            _cx: Cx,
-        ) -> Result<R<v::methods::ListPrompts>, ErrorObject> {
-            typed(complete(fixtures::prompts(), true))
+        async fn list_prompts(&self, _: P<ListPrompts>, _: Cx) -> Answer<ListPrompts> {
+            let public = v::ListPromptsResultCacheScope::Public;
+            Ok(complete!(ListPromptsResult(public, prompts(), 0)))
         }
-        async fn get_prompt(
-            &self,
-            p: P<v::methods::GetPrompt>,
-            _cx: Cx,
-        ) -> Result<R<v::methods::GetPrompt>, ErrorObject> {
-            let args: Map<String, Value> = p
-                .arguments
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.clone(), json!(v)))
-                .collect();
-            typed(complete(
-                fixtures::get_prompt(&p.name, &args).map_err(invalid_params)?,
-                false,
-            ))
+        async fn get_prompt(&self, p: P<GetPrompt>, _: Cx) -> Answer<GetPrompt> {
+            let args = p.arguments.unwrap_or_default();
+            let messages = get_prompt(&p.name, &args).map_err(ErrorObject::invalid_params)?;
+            Ok(complete!(GetPromptResult(messages)).into())
         }
     }
 
