@@ -91,7 +91,13 @@ fn origin(t: &TypeDef) -> String {
 /// Appends the lines of one type.
 fn render_type(model: &Model, t: &TypeDef, out: &mut String) {
     let name = &t.name;
-    let from = origin(t);
+    let mut from = origin(t);
+    if t.deprecated.is_some() {
+        from.push_str(" [deprecated]");
+    }
+    if !t.examples.is_empty() {
+        let _ = write!(from, " [{} examples]", t.examples.len());
+    }
     match &t.kind {
         Kind::Struct { fields, additional } => {
             if fields.is_empty() && additional.is_none() {
@@ -111,6 +117,9 @@ fn render_type(model: &Model, t: &TypeDef, out: &mut String) {
                 }
                 if f.boxed {
                     line.push_str(", boxed");
+                }
+                if f.deprecated.is_some() {
+                    line.push_str(", deprecated");
                 }
                 if let Some(default) = &f.default {
                     let _ = write!(line, ", default {default}");
@@ -161,7 +170,13 @@ fn render_type(model: &Model, t: &TypeDef, out: &mut String) {
             let _ = writeln!(out, "{name} = {new}{}{from}", ty(model, target));
         }
         Kind::StringEnum { values } => {
-            let values: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+            let values: Vec<String> = values
+                .iter()
+                .map(|v| match t.deprecated_values.contains_key(v) {
+                    true => format!("{v:?} (deprecated)"),
+                    false => format!("{v:?}"),
+                })
+                .collect();
             let _ = writeln!(out, "{name}: enum {}{from}", values.join(" | "));
         }
     }

@@ -113,6 +113,13 @@ pub enum ChangeKind {
     ErrorCodeAdded,
     ErrorCodeRemoved,
     ErrorCodeChanged,
+    /// Upstream deprecates a definition, a property or an enum value that the older
+    /// version has too (`@deprecated` in `schema.ts`): nothing breaks yet, but it is on its
+    /// way out. (A definition new in this version is one `definition-added` change,
+    /// deprecated parts and all, as its new properties are.)
+    Deprecated,
+    /// A deprecation is withdrawn.
+    Undeprecated,
 }
 
 /// Who a change breaks.
@@ -324,6 +331,27 @@ fn type_changes(
     tb: &TypeDef,
     changes: &mut Changes,
 ) {
+    deprecation_changes(name, &ta.deprecated, &tb.deprecated, changes);
+    for (v, why) in &tb.deprecated_values {
+        if !ta.deprecated_values.contains_key(v) {
+            changes.push(
+                name,
+                ChangeKind::Deprecated,
+                Breaks::Nobody,
+                format!("value {v:?}: {why}"),
+            );
+        }
+    }
+    for v in ta.deprecated_values.keys() {
+        if !tb.deprecated_values.contains_key(v) {
+            changes.push(
+                name,
+                ChangeKind::Undeprecated,
+                Breaks::Nobody,
+                format!("value {v:?}"),
+            );
+        }
+    }
     match (&ta.kind, &tb.kind) {
         (
             Kind::Struct {
@@ -414,6 +442,22 @@ fn type_changes(
 
 /// How a struct present in both versions changed: properties removed, added and
 /// changed, and whether it allows properties it does not name.
+/// A deprecation that appears or goes (upstream's text as the detail).
+fn deprecation_changes(
+    subject: &str,
+    before: &Option<String>,
+    after: &Option<String>,
+    changes: &mut Changes,
+) {
+    match (before, after) {
+        (None, Some(why)) => {
+            changes.push(subject, ChangeKind::Deprecated, Breaks::Nobody, why.clone())
+        }
+        (Some(_), None) => changes.push(subject, ChangeKind::Undeprecated, Breaks::Nobody, ""),
+        _ => {}
+    }
+}
+
 fn struct_changes(
     old: &Model,
     new: &Model,
@@ -425,7 +469,10 @@ fn struct_changes(
     for f in fa {
         let subject = format!("{name}.{}", f.wire);
         match fb.iter().find(|g| g.wire == f.wire) {
-            Some(g) => field_changes(old, new, &subject, f, g, changes),
+            Some(g) => {
+                deprecation_changes(&subject, &f.deprecated, &g.deprecated, changes);
+                field_changes(old, new, &subject, f, g, changes);
+            }
             None => changes.push(
                 subject,
                 ChangeKind::FieldRemoved,
@@ -924,8 +971,10 @@ fn compatibility(models: &[Model]) -> String {
     out.push_str("; do not edit by hand. -->\n\n# MCP compatibility matrix\n\n");
     out.push_str(
         "Every method and every schema definition in every protocol version: `—` absent, \
-         `new` first present, `Δ` changed since the previous version (see `diffs/`), `✓` unchanged. \
-         Description-only changes count as unchanged.\n",
+         `new` first present, `Δ` changed since the previous version (see `diffs/`), `dep` \
+         deprecated upstream (the definition, or a property or value of it; only that changed), \
+         `Δ dep` changed and deprecated, `✓` unchanged. Description-only changes count as \
+         unchanged.\n",
     );
     let diffs: Vec<Option<Diff>> = (0..models.len())
         .map(|i| (i > 0).then(|| diff(&models[i - 1], &models[i])))
@@ -940,17 +989,29 @@ fn compatibility(models: &[Model]) -> String {
         h.push('\n');
         h
     };
-    let row = |name: &str, present: &dyn Fn(&Model) -> bool, changed: &dyn Fn(&Diff) -> bool| {
+    // A change that is only a deprecation (or its withdrawal) is marked apart: nothing
+    // changed shape, but upstream announced the way out.
+    let row = |name: &str, present: &dyn Fn(&Model) -> bool, about: &dyn Fn(&Change) -> bool| {
         let mut r = format!("| `{name}` |");
         for (i, m) in models.iter().enumerate() {
+            let kinds: Vec<ChangeKind> = diffs[i]
+                .iter()
+                .flat_map(|d| d.changes.iter().filter(|c| about(c)).map(|c| c.kind))
+                .collect();
+            let deprecation =
+                |k: &ChangeKind| matches!(k, ChangeKind::Deprecated | ChangeKind::Undeprecated);
             let cell = if !present(m) {
                 "—"
             } else if i == 0 || !present(&models[i - 1]) {
                 "new"
-            } else if diffs[i].as_ref().is_some_and(changed) {
-                "Δ"
-            } else {
+            } else if kinds.is_empty() {
                 "✓"
+            } else if kinds.iter().all(deprecation) {
+                "dep"
+            } else if kinds.iter().any(deprecation) {
+                "Δ dep"
+            } else {
+                "Δ"
             };
             r.push_str(&format!(" {cell} |"));
         }
@@ -967,7 +1028,7 @@ fn compatibility(models: &[Model]) -> String {
         out.push_str(&row(
             method,
             &|m: &Model| m.methods.iter().any(|x| x.method == method),
-            &|d: &Diff| d.changes.iter().any(|c| c.subject == method),
+            &|c: &Change| c.subject == method,
         ));
     }
     out.push_str("\n## Definitions\n");
@@ -990,11 +1051,7 @@ fn compatibility(models: &[Model]) -> String {
                     .iter()
                     .any(|t| t.name == def && matches!(t.origin, Origin::Definition(_)))
             },
-            &|d: &Diff| {
-                d.changes
-                    .iter()
-                    .any(|c| c.subject == def || c.subject.starts_with(&prefix))
-            },
+            &|c: &Change| c.subject == def || c.subject.starts_with(&prefix),
         ));
     }
     out

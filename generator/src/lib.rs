@@ -16,6 +16,7 @@ pub mod methods;
 pub mod model;
 pub mod names;
 pub mod overrides;
+pub mod ts;
 pub mod workspace;
 
 use std::fmt;
@@ -127,7 +128,17 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// Builds the model of one schema.
 pub fn model_of(input: &Input) -> Result<model::Model, Error> {
     let doc = load::load(&input.path, &input.text)?;
-    lower::lower(&doc, &input.version, &sha256_hex(input.text.as_bytes()))
+    let mut model = lower::lower(&doc, &input.version, &sha256_hex(input.text.as_bytes()))?;
+    if let Some(ts) = &input.ts {
+        let file = match input.path.strip_suffix("schema.json") {
+            Some(dir) => format!("{dir}schema.ts"),
+            None => format!("{} (its schema.ts)", input.path),
+        };
+        let annotations = ts::read(ts).map_err(|e| Error::at(&file, "", e))?;
+        let notes = ts::annotate(&mut model, &annotations, &input.examples, &file);
+        model.notes.extend(notes);
+    }
+    Ok(model)
 }
 
 /// What one version gives: its files, figures and model.

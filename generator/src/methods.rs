@@ -254,6 +254,9 @@ fn results_union(name: &str, method: &str, results: &[String]) -> TypeDef {
             variants,
             tag: None,
         },
+        deprecated: None,
+        deprecated_values: Default::default(),
+        examples: Vec::new(),
         default: false,
         eq_hash: false,
     }

@@ -3,6 +3,8 @@
 //! Lowering ([`crate::lower`]) produces one [`Model`] per protocol version. Everything
 //! in it is sorted, so serializing a model gives byte-identical JSON for the same input.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// Everything the emitters need to know about one protocol version.
@@ -97,10 +99,30 @@ pub struct TypeDef {
     pub description: Option<String>,
     /// Shape of the type.
     pub kind: Kind,
+    /// Upstream's `@deprecated` text for the type (from `schema.ts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// For a string enum: values upstream deprecates, with its text (from `schema.ts`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub deprecated_values: BTreeMap<String, String>,
+    /// The official examples of the definition (linked from `schema.ts`), in its order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Example>,
     /// Whether `Default` can be derived.
     pub default: bool,
     /// Whether `Eq` and `Hash` can be derived.
     pub eq_hash: bool,
+}
+
+/// One official example of a definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Example {
+    /// Upstream's title for it.
+    pub title: String,
+    /// Its file, relative to the version's `examples/` folder.
+    pub file: String,
+    /// The JSON as upstream wrote it.
+    pub json: String,
 }
 
 /// Where a generated type comes from.
@@ -169,6 +191,9 @@ pub struct Field {
     /// contain one another by value, or its type is in `overrides::BOXED`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub boxed: bool,
+    /// Upstream's `@deprecated` text for the property (from `schema.ts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
     /// The schema's `default`, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<serde_json::Value>,
@@ -347,6 +372,18 @@ impl TypeRef {
 }
 
 impl Model {
+    /// Whether upstream deprecates anything in this version (the generated modules then
+    /// allow the use of deprecated items inside themselves).
+    pub fn has_deprecations(&self) -> bool {
+        self.types.iter().any(|t| {
+            t.deprecated.is_some()
+                || match &t.kind {
+                    Kind::Struct { fields, .. } => fields.iter().any(|f| f.deprecated.is_some()),
+                    _ => false,
+                }
+        })
+    }
+
     /// The methods of one kind that one side sends (`client_sends`), in model order; with
     /// `jsonrpc_only`, without the discover era's input requests (they travel inside
     /// results, not as JSON-RPC messages). The one rule for the method enums, the handler

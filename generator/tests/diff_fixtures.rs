@@ -24,7 +24,7 @@ fn diff_fixture_reports() {
                 version: side.to_string(),
                 path: format!("{name}/{side}.json"),
                 text: fs::read_to_string(case.join(format!("{side}.json"))).unwrap(),
-..Default::default()
+                ..Default::default()
             };
             model_of(&input).unwrap_or_else(|e| panic!("{name}: {e}"))
         };

@@ -3,6 +3,7 @@
 // Do not edit by hand: change the generator and run `cargo xtask codegen`.
 
 //! Every definition of protocol version `draft`, for tests.
+#![allow(deprecated)]
 use mcp_spec_types::draft as m;
 
 /// `(schema name, Rust name)` of every definition, sorted by Rust name.

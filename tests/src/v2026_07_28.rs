@@ -3,6 +3,7 @@
 // Do not edit by hand: change the generator and run `cargo xtask codegen`.
 
 //! Every definition of protocol version `2026-07-28`, for tests.
+#![allow(deprecated)]
 use mcp_spec_types::v2026_07_28 as m;
 
 /// `(schema name, Rust name)` of every definition, sorted by Rust name.

@@ -58,6 +58,8 @@ fn diffs_mirror_each_other() {
         ChangeKind::CapabilityRemoved => ChangeKind::CapabilityAdded,
         ChangeKind::ErrorCodeAdded => ChangeKind::ErrorCodeRemoved,
         ChangeKind::ErrorCodeRemoved => ChangeKind::ErrorCodeAdded,
+        ChangeKind::Deprecated => ChangeKind::Undeprecated,
+        ChangeKind::Undeprecated => ChangeKind::Deprecated,
         other => other,
     };
     let ms = models();

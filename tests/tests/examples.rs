@@ -157,3 +157,52 @@ fn official_examples_choose_their_own_arm_in_every_union() {
     assert!(checked > 100, "too few pairs: {checked}");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The examples each generated type shows in its rustdoc (those upstream's `schema.ts`
+/// links to) decode into exactly that type: the definition the docs put them on is the
+/// one whose generated type the round trip above uses, and each round-trips (the listed
+/// failures aside).
+#[test]
+fn the_examples_in_the_docs_decode_into_the_type_they_document() {
+    let inputs = mcp_codegen::workspace::inputs(&root()).unwrap();
+    let mut report = Vec::new();
+    for h in VERSIONS {
+        let input = inputs.iter().find(|i| i.version == h.version).unwrap();
+        let model: Model = mcp_codegen::model_of(input).unwrap();
+        let mut shown = 0;
+        for t in &model.types {
+            for e in &t.examples {
+                shown += 1;
+                let Origin::Definition(definition) = &t.origin else {
+                    panic!(
+                        "{}: {} shows {} but is no definition",
+                        h.version, t.name, e.file
+                    )
+                };
+                assert_eq!(
+                    e.file.split('/').next(),
+                    Some(definition.as_str()),
+                    "{}: the example's folder names the type it documents",
+                    h.version
+                );
+                let value: Value = serde_json::from_str(&e.json).unwrap();
+                let outcome = (h.roundtrip)(definition, value.clone());
+                let listed = EXPECTED_FAILURES
+                    .iter()
+                    .any(|(v, c, _)| *v == h.version && *c == e.file);
+                match outcome {
+                    Some(Ok(back)) if back == value => {
+                        assert!(!listed, "{} {} now passes", h.version, e.file)
+                    }
+                    other => assert!(listed, "{} {}: {other:?}", h.version, e.file),
+                }
+            }
+        }
+        report.push(format!("{}: {shown}", h.version));
+    }
+    println!("examples in the docs: {}", report.join(", "));
+    assert!(
+        report.contains(&"2026-07-28: 126".to_string()),
+        "2026-07-28 documents its 126 linked examples: {report:?}"
+    );
+}

@@ -3,6 +3,7 @@
 // Do not edit by hand: change the generator and run `cargo xtask codegen`.
 
 //! The 21 JSON-RPC methods of protocol version `draft`: a marker type per method, implementing [`Request`](crate::rt::method::Request) or [`Notification`](crate::rt::method::Notification), and the [`Method`] enum.
+#![allow(deprecated)]
 /// `completion/complete`: a request the client sends to the server ([`CompleteRequest`](super::CompleteRequest)), answered by [`CompleteResult`](super::CompleteResult).
 #[derive(Debug)]
 pub enum Complete {}

@@ -6,6 +6,7 @@
 //!
 //! A server implements [`ServerHandler`] and feeds every incoming request and notification to [`serve_client_message`]; responses to its own requests go to whoever awaits them (see [`route`](crate::rt::service::route)). It calls the client through [`ClientPeer`]. A client mirrors this with [`ClientHandler`], [`serve_server_message`] and [`ServerPeer`].
 #![allow(clippy::too_many_arguments, clippy::match_single_binding, unused_variables)]
+#![allow(deprecated)]
 use crate::rt::service::{NotificationContext, Policy, RequestContext};
 
 /// What a server answers in `2026-07-28`: one method per request a client sends, one `on_*` method per notification. Every method has a default: `ping` answers an empty result, as the specification requires; other requests answer -32601 (method not found) naming the method; notifications are ignored. Implement the ones you serve.

@@ -10,6 +10,7 @@
     clippy::doc_lazy_continuation,
     clippy::doc_overindented_list_items
 )]
+#![allow(deprecated)]
 pub mod consts;
 
 pub mod handlers;
@@ -980,6 +981,20 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 }
 
 /// Audio provided to or from an LLM.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// `audio/wav` content:
+///
+/// ```json
+/// {
+///   "type": "audio",
+///   "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=",
+///   "mimeType": "audio/wav"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
@@ -1059,6 +1074,20 @@ impl BaseMetadata {
     }
 }
 
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Image file contents:
+///
+/// ```json
+/// {
+///   "uri": "file:///example.png",
+///   "mimeType": "image/png",
+///   "blob": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
@@ -1099,6 +1128,21 @@ impl BlobResourceContents {
     }
 }
 
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Boolean input schema:
+///
+/// ```json
+/// {
+///   "type": "boolean",
+///   "title": "Display Name",
+///   "description": "Description text",
+///   "default": false
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
@@ -1318,6 +1362,34 @@ impl ::std::convert::From<CallToolResult> for CallToolOutcome {
 }
 
 /// Used by the client to invoke a tool provided by the server.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Call tool request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "call-tool-example",
+///   "method": "tools/call",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     },
+///     "name": "get_weather",
+///     "arguments": {
+///       "location": "New York"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
@@ -1353,6 +1425,49 @@ impl CallToolRequest {
 }
 
 /// Parameters for a `tools/call` request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// `get_weather` tool call params:
+///
+/// ```json
+/// {
+///   "_meta": {
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientInfo": {
+///       "name": "ExampleClient",
+///       "version": "1.0.0"
+///     },
+///     "io.modelcontextprotocol/clientCapabilities": {}
+///   },
+///   "name": "get_weather",
+///   "arguments": {
+///     "location": "New York"
+///   }
+/// }
+/// ```
+///
+/// Tool call params with progress token:
+///
+/// ```json
+/// {
+///   "_meta": {
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientInfo": {
+///       "name": "ExampleClient",
+///       "version": "1.0.0"
+///     },
+///     "io.modelcontextprotocol/clientCapabilities": {},
+///     "progressToken": "oivaizmir"
+///   },
+///   "name": "build_simulation",
+///   "arguments": {
+///     "city": "Micropolis"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
@@ -1411,6 +1526,59 @@ impl CallToolRequestParams {
 }
 
 /// The result returned by the server for a [`tools/call`](CallToolRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Result with unstructured text:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "content": [
+///     {
+///       "type": "text",
+///       "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"
+///     }
+///   ],
+///   "isError": false
+/// }
+/// ```
+///
+/// Result with structured content:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "content": [
+///     {
+///       "type": "text",
+///       "text": "{\"temperature\": 22.5, \"conditions\": \"Partly cloudy\", \"humidity\": 65}"
+///     }
+///   ],
+///   "structuredContent": {
+///     "temperature": 22.5,
+///     "conditions": "Partly cloudy",
+///     "humidity": 65
+///   }
+/// }
+/// ```
+///
+/// Invalid tool input error:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "content": [
+///     {
+///       "type": "text",
+///       "text": "Invalid departure date: must be in the future. Current date is 08/08/2025."
+///     }
+///   ],
+///   "isError": true
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
@@ -1505,6 +1673,29 @@ impl CallToolResult {
 }
 
 /// A successful response from the server for a [`tools/call`](CallToolRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Call tool result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "call-tool-example",
+///   "result": {
+///     "resultType": "complete",
+///     "content": [
+///       {
+///         "type": "text",
+///         "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"
+///       }
+///     ],
+///     "isError": false
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResultResponse {
@@ -1543,6 +1734,23 @@ impl CallToolResultResponse {
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 ///
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// User-requested cancellation:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "method": "notifications/cancelled",
+///   "params": {
+///     "requestId": "123",
+///     "reason": "User requested cancellation"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
@@ -1575,6 +1783,19 @@ impl CancelledNotification {
 }
 
 /// Parameters for a `notifications/cancelled` notification.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// User-requested cancellation:
+///
+/// ```json
+/// {
+///   "requestId": "123",
+///   "reason": "User requested cancellation"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
@@ -1614,6 +1835,77 @@ impl CancelledNotificationParams {
 }
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Roots — minimum baseline support:
+///
+/// ```json
+/// {
+///   "roots": {}
+/// }
+/// ```
+///
+/// Sampling — minimum baseline support:
+///
+/// ```json
+/// {
+///   "sampling": {}
+/// }
+/// ```
+///
+/// Sampling — tool use support:
+///
+/// ```json
+/// {
+///   "sampling": {
+///     "tools": {}
+///   }
+/// }
+/// ```
+///
+/// Sampling — context inclusion support (deprecated):
+///
+/// ```json
+/// {
+///   "sampling": {
+///     "context": {}
+///   }
+/// }
+/// ```
+///
+/// Elicitation — form and URL mode support:
+///
+/// ```json
+/// {
+///   "elicitation": {
+///     "form": {},
+///     "url": {}
+///   }
+/// }
+/// ```
+///
+/// Elicitation — form mode only (implicit):
+///
+/// ```json
+/// {
+///   "elicitation": {}
+/// }
+/// ```
+///
+/// Extensions — MCP Apps (UI) extension with MIME type support:
+///
+/// ```json
+/// {
+///   "extensions": {
+///     "io.modelcontextprotocol/ui": {
+///       "mimeTypes": ["text/html;profile=mcp-app"]
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
@@ -1636,11 +1928,13 @@ pub struct ClientCapabilities {
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the client supports listing roots.
+    #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
     #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub roots: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the client supports sampling from an LLM.
+    #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
     #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1733,6 +2027,38 @@ impl ClientCapabilitiesSampling {
 }
 
 /// A request from the client to the server, to ask for completion options.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Completion request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "completion-example",
+///   "method": "completion/complete",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     },
+///     "ref": {
+///       "type": "ref/prompt",
+///       "name": "code_review"
+///     },
+///     "argument": {
+///       "name": "language",
+///       "value": "py"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
@@ -1768,6 +2094,61 @@ impl CompleteRequest {
 }
 
 /// Parameters for a `completion/complete` request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Prompt argument completion:
+///
+/// ```json
+/// {
+///   "_meta": {
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientInfo": {
+///       "name": "ExampleClient",
+///       "version": "1.0.0"
+///     },
+///     "io.modelcontextprotocol/clientCapabilities": {}
+///   },
+///   "ref": {
+///     "type": "ref/prompt",
+///     "name": "code_review"
+///   },
+///   "argument": {
+///     "name": "language",
+///     "value": "py"
+///   }
+/// }
+/// ```
+///
+/// Prompt argument completion with context:
+///
+/// ```json
+/// {
+///   "_meta": {
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientInfo": {
+///       "name": "ExampleClient",
+///       "version": "1.0.0"
+///     },
+///     "io.modelcontextprotocol/clientCapabilities": {}
+///   },
+///   "ref": {
+///     "type": "ref/prompt",
+///     "name": "code_review"
+///   },
+///   "argument": {
+///     "name": "framework",
+///     "value": "fla"
+///   },
+///   "context": {
+///     "arguments": {
+///       "language": "python"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
@@ -1952,6 +2333,36 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 }
 
 /// The result returned by the server for a [`completion/complete`](CompleteRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Single completion value:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "completion": {
+///     "values": ["flask"],
+///     "total": 1,
+///     "hasMore": false
+///   }
+/// }
+/// ```
+///
+/// Multiple completion values with more available:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "completion": {
+///     "values": ["python", "pytorch", "pyside"],
+///     "total": 10,
+///     "hasMore": true
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
@@ -2030,6 +2441,27 @@ impl CompleteResultCompletion {
 }
 
 /// A successful response from the server for a [`completion/complete`](CompleteRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Completion result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "completion-example",
+///   "result": {
+///     "resultType": "complete",
+///     "completion": {
+///       "values": ["flask"],
+///       "total": 1,
+///       "hasMore": false
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultResponse {
@@ -2215,6 +2647,41 @@ impl ContentBlock {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Sampling request:
+///
+/// ```json
+/// {
+///   "method": "sampling/createMessage",
+///   "params": {
+///     "messages": [
+///       {
+///         "role": "user",
+///         "content": {
+///           "type": "text",
+///           "text": "What is the capital of France?"
+///         }
+///       }
+///     ],
+///     "modelPreferences": {
+///       "hints": [
+///         {
+///           "name": "claude-3-sonnet"
+///         }
+///       ],
+///       "intelligencePriority": 0.8,
+///       "speedPriority": 0.5
+///     },
+///     "systemPrompt": "You are a helpful assistant.",
+///     "maxTokens": 100
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
@@ -2243,6 +2710,146 @@ impl CreateMessageRequest {
 }
 
 /// Parameters for a `sampling/createMessage` request.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Basic request:
+///
+/// ```json
+/// {
+///   "messages": [
+///     {
+///       "role": "user",
+///       "content": {
+///         "type": "text",
+///         "text": "What is the capital of France?"
+///       }
+///     }
+///   ],
+///   "modelPreferences": {
+///     "hints": [
+///       {
+///         "name": "claude-3-sonnet"
+///       }
+///     ],
+///     "intelligencePriority": 0.8,
+///     "speedPriority": 0.5
+///   },
+///   "systemPrompt": "You are a helpful assistant.",
+///   "maxTokens": 100
+/// }
+/// ```
+///
+/// Request with tools:
+///
+/// ```json
+/// {
+///   "messages": [
+///     {
+///       "role": "user",
+///       "content": {
+///         "type": "text",
+///         "text": "What's the weather like in Paris and London?"
+///       }
+///     }
+///   ],
+///   "tools": [
+///     {
+///       "name": "get_weather",
+///       "description": "Get current weather for a city",
+///       "inputSchema": {
+///         "type": "object",
+///         "properties": {
+///           "city": {
+///             "type": "string",
+///             "description": "City name"
+///           }
+///         },
+///         "required": ["city"]
+///       }
+///     }
+///   ],
+///   "toolChoice": {
+///     "mode": "auto"
+///   },
+///   "maxTokens": 1000
+/// }
+/// ```
+///
+/// Follow-up request with tool results:
+///
+/// ```json
+/// {
+///   "messages": [
+///     {
+///       "role": "user",
+///       "content": {
+///         "type": "text",
+///         "text": "What's the weather like in Paris and London?"
+///       }
+///     },
+///     {
+///       "role": "assistant",
+///       "content": [
+///         {
+///           "type": "tool_use",
+///           "id": "call_abc123",
+///           "name": "get_weather",
+///           "input": { "city": "Paris" }
+///         },
+///         {
+///           "type": "tool_use",
+///           "id": "call_def456",
+///           "name": "get_weather",
+///           "input": { "city": "London" }
+///         }
+///       ]
+///     },
+///     {
+///       "role": "user",
+///       "content": [
+///         {
+///           "type": "tool_result",
+///           "toolUseId": "call_abc123",
+///           "content": [
+///             {
+///               "type": "text",
+///               "text": "Weather in Paris: 18°C, partly cloudy"
+///             }
+///           ]
+///         },
+///         {
+///           "type": "tool_result",
+///           "toolUseId": "call_def456",
+///           "content": [
+///             {
+///               "type": "text",
+///               "text": "Weather in London: 15°C, rainy"
+///             }
+///           ]
+///         }
+///       ]
+///     }
+///   ],
+///   "tools": [
+///     {
+///       "name": "get_weather",
+///       "description": "Get current weather for a city",
+///       "inputSchema": {
+///         "type": "object",
+///         "properties": {
+///           "city": { "type": "string" }
+///         },
+///         "required": ["city"]
+///       }
+///     }
+///   ],
+///   "maxTokens": 1000
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
@@ -2327,12 +2934,16 @@ impl CreateMessageRequestParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
+    ///
+    /// **Deprecated** upstream: The `"thisServer"` and `"allServers"` values are deprecated as of protocol version 2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `"none"`.
     #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
     #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
     None,
     /// `thisServer`
+    ///
+    /// **Deprecated** upstream: The `"thisServer"` and `"allServers"` values are deprecated as of protocol version 2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `"none"`.
     #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
     /// A value this version does not define (a newer peer's), as it came.
@@ -2352,6 +2963,67 @@ crate::rt::wire_enum! {
 /// The result returned by the client for a [`sampling/createMessage`](CreateMessageRequest) request.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Text response:
+///
+/// ```json
+/// {
+///   "role": "assistant",
+///   "content": {
+///     "type": "text",
+///     "text": "The capital of France is Paris."
+///   },
+///   "model": "claude-3-sonnet-20240307",
+///   "stopReason": "endTurn"
+/// }
+/// ```
+///
+/// Tool use response:
+///
+/// ```json
+/// {
+///   "role": "assistant",
+///   "content": [
+///     {
+///       "type": "tool_use",
+///       "id": "call_abc123",
+///       "name": "get_weather",
+///       "input": {
+///         "city": "Paris"
+///       }
+///     },
+///     {
+///       "type": "tool_use",
+///       "id": "call_def456",
+///       "name": "get_weather",
+///       "input": {
+///         "city": "London"
+///       }
+///     }
+///   ],
+///   "model": "claude-3-sonnet-20240307",
+///   "stopReason": "toolUse"
+/// }
+/// ```
+///
+/// Final response after tool use:
+///
+/// ```json
+/// {
+///   "role": "assistant",
+///   "content": {
+///     "type": "text",
+///     "text": "Based on the current weather data:\n\n- **Paris**: 18°C and partly cloudy - quite pleasant!\n- **London**: 15°C and rainy - you'll want an umbrella.\n\nParis has slightly warmer and drier conditions today."
+///   },
+///   "model": "claude-3-sonnet-20240307",
+///   "stopReason": "endTurn"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
@@ -2648,6 +3320,30 @@ pub type Cursor = ::std::string::String;
 /// protocol versions, capabilities, and other metadata. Servers **MUST**
 /// implement `server/discover`. Clients **MAY** call it but are not required
 /// to — version negotiation can also happen inline via per-request `_meta`.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Discover request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "discover-1",
+///   "method": "server/discover",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverRequest {
@@ -2683,6 +3379,32 @@ impl DiscoverRequest {
 }
 
 /// The result returned by the server for a [`server/discover`](DiscoverRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Server capabilities discovery:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "supportedVersions": ["2026-07-28"],
+///   "capabilities": {
+///     "tools": {},
+///     "resources": {}
+///   },
+///   "_meta": {
+///     "io.modelcontextprotocol/serverInfo": {
+///       "name": "ExampleServer",
+///       "version": "1.0.0"
+///     }
+///   },
+///   "instructions": "This server provides weather and resource utilities. Prefer `get_weather` for forecast lookups.",
+///   "ttlMs": 3600000,
+///   "cacheScope": "public"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResult {
@@ -2809,6 +3531,35 @@ crate::rt::wire_enum! {
 }
 
 /// A successful response from the server for a [`server/discover`](DiscoverRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Discover result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "discover-1",
+///   "result": {
+///     "resultType": "complete",
+///     "supportedVersions": ["2026-07-28"],
+///     "capabilities": {
+///       "tools": {},
+///       "resources": {}
+///     },
+///     "_meta": {
+///       "io.modelcontextprotocol/serverInfo": {
+///         "name": "ExampleServer",
+///         "version": "1.0.0"
+///       }
+///     },
+///     "ttlMs": 3600000,
+///     "cacheScope": "public"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResultResponse {
@@ -2841,6 +3592,33 @@ impl DiscoverResultResponse {
 }
 
 /// A request from the server to elicit additional information from the user via the client.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Elicitation request:
+///
+/// ```json
+/// {
+///   "method": "elicitation/create",
+///   "params": {
+///     "mode": "form",
+///     "message": "Please provide your GitHub username",
+///     "requestedSchema": {
+///       "type": "object",
+///       "properties": {
+///         "name": {
+///           "type": "string",
+///           "title": "GitHub Username",
+///           "description": "Your GitHub username"
+///         }
+///       },
+///       "required": ["name"]
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
@@ -2870,6 +3648,57 @@ impl ElicitRequest {
 }
 
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Elicit single field:
+///
+/// ```json
+/// {
+///   "mode": "form",
+///   "message": "Please provide your GitHub username",
+///   "requestedSchema": {
+///     "type": "object",
+///     "properties": {
+///       "name": {
+///         "type": "string"
+///       }
+///     },
+///     "required": ["name"]
+///   }
+/// }
+/// ```
+///
+/// Elicit multiple fields:
+///
+/// ```json
+/// {
+///   "mode": "form",
+///   "message": "Please provide your contact information",
+///   "requestedSchema": {
+///     "type": "object",
+///     "properties": {
+///       "name": {
+///         "type": "string",
+///         "description": "Your full name"
+///       },
+///       "email": {
+///         "type": "string",
+///         "format": "email",
+///         "description": "Your email address"
+///       },
+///       "age": {
+///         "type": "number",
+///         "minimum": 18,
+///         "description": "Your age"
+///       }
+///     },
+///     "required": ["name", "email"]
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
@@ -3035,6 +3864,20 @@ impl ::std::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
 
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Elicit sensitive data:
+///
+/// ```json
+/// {
+///   "mode": "url",
+///   "url": "https://mcp.example.com/ui/set_api_key",
+///   "message": "Please provide your API key to continue."
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
@@ -3072,6 +3915,42 @@ impl ElicitRequestUrlParams {
 }
 
 /// The result returned by the client for an [`elicitation/create`](ElicitRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Input single field:
+///
+/// ```json
+/// {
+///   "action": "accept",
+///   "content": {
+///     "name": "octocat"
+///   }
+/// }
+/// ```
+///
+/// Input multiple fields:
+///
+/// ```json
+/// {
+///   "action": "accept",
+///   "content": {
+///     "name": "Monalisa Octocat",
+///     "email": "octocat@github.com",
+///     "age": 30
+///   }
+/// }
+/// ```
+///
+/// Accept URL mode (no content):
+///
+/// ```json
+/// {
+///   "action": "accept"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
@@ -3272,6 +4151,28 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Embedded file resource with annotations:
+///
+/// ```json
+/// {
+///   "type": "resource",
+///   "resource": {
+///     "uri": "file:///project/src/main.rs",
+///     "mimeType": "text/x-rust",
+///     "text": "fn main() {\n    println!(\"Hello world!\");\n}"
+///   },
+///   "annotations": {
+///     "audience": ["user", "assistant"],
+///     "priority": 0.7,
+///     "lastModified": "2025-05-03T14:30:00Z"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
@@ -3651,6 +4552,34 @@ impl ::std::convert::From<GetPromptResult> for GetPromptOutcome {
 }
 
 /// Used by the client to get a prompt provided by the server.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Get prompt request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "get-prompt-example",
+///   "method": "prompts/get",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     },
+///     "name": "code_review",
+///     "arguments": {
+///       "code": "def hello():\n    print('world')"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
@@ -3686,6 +4615,29 @@ impl GetPromptRequest {
 }
 
 /// Parameters for a `prompts/get` request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Get code review prompt:
+///
+/// ```json
+/// {
+///   "_meta": {
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientInfo": {
+///       "name": "ExampleClient",
+///       "version": "1.0.0"
+///     },
+///     "io.modelcontextprotocol/clientCapabilities": {}
+///   },
+///   "name": "code_review",
+///   "arguments": {
+///     "code": "def hello():\n    print('world')"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
@@ -3732,6 +4684,28 @@ impl GetPromptRequestParams {
 }
 
 /// The result returned by the server for a [`prompts/get`](GetPromptRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Code review prompt:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "description": "Code review prompt",
+///   "messages": [
+///     {
+///       "role": "user",
+///       "content": {
+///         "type": "text",
+///         "text": "Please review this Python code:\ndef hello():\n    print('world')"
+///       }
+///     }
+///   ]
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
@@ -3779,6 +4753,32 @@ impl GetPromptResult {
 }
 
 /// A successful response from the server for a [`prompts/get`](GetPromptRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Get prompt result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "get-prompt-example",
+///   "result": {
+///     "resultType": "complete",
+///     "description": "Code review prompt",
+///     "messages": [
+///       {
+///         "role": "user",
+///         "content": {
+///           "type": "text",
+///           "text": "Please review this Python code:\ndef hello():\n    print('world')"
+///         }
+///       }
+///     ]
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResultResponse {
@@ -3814,6 +4814,23 @@ impl GetPromptResultResponse {
 /// headers do not match the corresponding values in the request body, or
 /// because required headers are missing or malformed. For HTTP, the response
 /// status code MUST be `400 Bad Request`.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Header mismatch:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": 1,
+///   "error": {
+///     "code": -32020,
+///     "message": "Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchError {
@@ -3999,6 +5016,24 @@ impl Icons {
 }
 
 /// An image provided to or from an LLM.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// `image/png` content with annotations:
+///
+/// ```json
+/// {
+///   "type": "image",
+///   "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+///   "mimeType": "image/png",
+///   "annotations": {
+///     "audience": ["user"],
+///     "priority": 0.9
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
@@ -4209,6 +5244,48 @@ impl ::std::convert::From<ElicitRequest> for InputRequest {
 
 /// A map of server-initiated requests that the client must fulfill.
 /// Keys are server-assigned identifiers; values are the request objects.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Elicitation and sampling input requests:
+///
+/// ```json
+/// {
+///   "github_login": {
+///     "method": "elicitation/create",
+///     "params": {
+///       "mode": "form",
+///       "message": "Please provide your GitHub username",
+///       "requestedSchema": {
+///         "type": "object",
+///         "properties": {
+///           "name": {
+///             "type": "string"
+///           }
+///         },
+///         "required": ["name"]
+///       }
+///     }
+///   },
+///   "capital_of_france": {
+///     "method": "sampling/createMessage",
+///     "params": {
+///       "messages": [
+///         {
+///           "role": "user",
+///           "content": {
+///             "type": "text",
+///             "text": "What is the capital of France?"
+///           }
+///         }
+///       ],
+///       "maxTokens": 100
+///     }
+///   }
+/// }
+/// ```
 pub type InputRequests = ::std::collections::BTreeMap<
     ::std::string::String,
     InputRequest,
@@ -4218,6 +5295,60 @@ pub type InputRequests = ::std::collections::BTreeMap<
 /// before the request can be completed.
 ///
 /// At least one of `inputRequests` or `requestState` MUST be present.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// InputRequiredResult with elicitation and sampling input requests and request state:
+///
+/// ```json
+/// {
+///   "resultType": "input_required",
+///   "inputRequests": {
+///     "github_login": {
+///       "method": "elicitation/create",
+///       "params": {
+///         "message": "Please provide your GitHub username",
+///         "requestedSchema": {
+///           "type": "object",
+///           "properties": {
+///             "name": {
+///               "type": "string"
+///             }
+///           },
+///           "required": ["name"]
+///         }
+///       }
+///     },
+///     "capital_of_france": {
+///       "method": "sampling/createMessage",
+///       "params": {
+///         "messages": [
+///           {
+///             "role": "user",
+///             "content": {
+///               "type": "text",
+///               "text": "What is the capital of France?"
+///             }
+///           }
+///         ],
+///         "maxTokens": 100
+///       }
+///     }
+///   },
+///   "requestState": "eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0"
+/// }
+/// ```
+///
+/// InputRequiredResult with request state only (load shedding):
+///
+/// ```json
+/// {
+///   "resultType": "input_required",
+///   "requestState": "eyJwcm9ncmVzcyI6IjUwJSIsInN0YXRlIjoicHJvY2Vzc2luZyJ9"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputRequiredResult {
@@ -4383,12 +5514,51 @@ impl InputResponseRequestParams {
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
 /// values are the client's result for each request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Elicitation and sampling input responses:
+///
+/// ```json
+/// {
+///   "github_login": {
+///     "action": "accept",
+///     "content": {
+///       "name": "octocat"
+///     }
+///   },
+///   "capital_of_france": {
+///     "role": "assistant",
+///     "content": {
+///       "type": "text",
+///       "text": "The capital of France is Paris."
+///     },
+///     "model": "claude-3-sonnet-20240307",
+///     "stopReason": "endTurn"
+///   }
+/// }
+/// ```
 pub type InputResponses = ::std::collections::BTreeMap<
     ::std::string::String,
     InputResponse,
 >;
 
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Unexpected error:
+///
+/// ```json
+/// {
+///   "code": -32603,
+///   "message": "Internal error"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InternalError {
@@ -4432,6 +5602,46 @@ impl InternalError {
 /// - **Logging**: Invalid log level
 /// - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
 /// - **Sampling**: Missing tool result or tool results mixed with other content
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Unknown tool:
+///
+/// ```json
+/// {
+///   "code": -32602,
+///   "message": "Unknown tool: invalid_tool_name"
+/// }
+/// ```
+///
+/// Invalid tool arguments:
+///
+/// ```json
+/// {
+///   "code": -32602,
+///   "message": "Invalid arguments for tool calculate: Missing required property 'expression'"
+/// }
+/// ```
+///
+/// Unknown prompt:
+///
+/// ```json
+/// {
+///   "code": -32602,
+///   "message": "Unknown prompt: invalid_prompt_name"
+/// }
+/// ```
+///
+/// Invalid cursor:
+///
+/// ```json
+/// {
+///   "code": -32602,
+///   "message": "Invalid cursor"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InvalidParamsError {
@@ -4895,6 +6105,30 @@ impl LegacyTitledEnumSchema {
 }
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List prompts request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "list-prompts-example",
+///   "method": "prompts/list",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
@@ -4930,6 +6164,42 @@ impl ListPromptsRequest {
 }
 
 /// The result returned by the server for a [`prompts/list`](ListPromptsRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Prompts list with cursor and TTL:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "prompts": [
+///     {
+///       "name": "code_review",
+///       "title": "Request Code Review",
+///       "description": "Asks the LLM to analyze code quality and suggest improvements",
+///       "arguments": [
+///         {
+///           "name": "code",
+///           "description": "The code to review",
+///           "required": true
+///         }
+///       ],
+///       "icons": [
+///         {
+///           "src": "https://example.com/review-icon.svg",
+///           "mimeType": "image/svg+xml",
+///           "sizes": ["any"]
+///         }
+///       ]
+///     }
+///   ],
+///   "nextCursor": "next-page-cursor",
+///   "ttlMs": 600000,
+///   "cacheScope": "public"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
@@ -5044,6 +6314,46 @@ crate::rt::wire_enum! {
 }
 
 /// A successful response from the server for a [`prompts/list`](ListPromptsRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List prompts result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "list-prompts-example",
+///   "result": {
+///     "resultType": "complete",
+///     "prompts": [
+///       {
+///         "name": "code_review",
+///         "title": "Request Code Review",
+///         "description": "Asks the LLM to analyze code quality and suggest improvements",
+///         "arguments": [
+///           {
+///             "name": "code",
+///             "description": "The code to review",
+///             "required": true
+///           }
+///         ],
+///         "icons": [
+///           {
+///             "src": "https://example.com/review-icon.svg",
+///             "mimeType": "image/svg+xml",
+///             "sizes": ["any"]
+///           }
+///         ]
+///       }
+///     ],
+///     "nextCursor": "next-page-cursor",
+///     "ttlMs": 600000,
+///     "cacheScope": "public"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResultResponse {
@@ -5076,6 +6386,30 @@ impl ListPromptsResultResponse {
 }
 
 /// Sent from the client to request a list of resource templates the server has.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List resource templates request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "list-resource-templates-example",
+///   "method": "resources/templates/list",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
@@ -5111,6 +6445,37 @@ impl ListResourceTemplatesRequest {
 }
 
 /// The result returned by the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Resource templates list with cursor and TTL:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "resourceTemplates": [
+///     {
+///       "uriTemplate": "file:///{path}",
+///       "name": "Project Files",
+///       "title": "📁 Project Files",
+///       "description": "Access files in the project directory",
+///       "mimeType": "application/octet-stream",
+///       "icons": [
+///         {
+///           "src": "https://example.com/folder-icon.png",
+///           "mimeType": "image/png",
+///           "sizes": ["48x48"]
+///         }
+///       ]
+///     }
+///   ],
+///   "nextCursor": "next-page-cursor",
+///   "ttlMs": 3600000,
+///   "cacheScope": "public"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
@@ -5226,6 +6591,40 @@ crate::rt::wire_enum! {
 }
 
 /// A successful response from the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List resource templates result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "list-resource-templates-example",
+///   "result": {
+///     "resultType": "complete",
+///     "resourceTemplates": [
+///       {
+///         "uriTemplate": "file:///{path}",
+///         "name": "Project Files",
+///         "title": "Project Files",
+///         "description": "Access files in the project directory",
+///         "mimeType": "application/octet-stream",
+///         "icons": [
+///           {
+///             "src": "https://example.com/folder-icon.png",
+///             "mimeType": "image/png",
+///             "sizes": ["48x48"]
+///           }
+///         ]
+///       }
+///     ],
+///     "ttlMs": 3600000,
+///     "cacheScope": "public"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResultResponse {
@@ -5258,6 +6657,30 @@ impl ListResourceTemplatesResultResponse {
 }
 
 /// Sent from the client to request a list of resources the server has.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List resources request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "list-resources-example",
+///   "method": "resources/list",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
@@ -5293,6 +6716,37 @@ impl ListResourcesRequest {
 }
 
 /// The result returned by the server for a [`resources/list`](ListResourcesRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Resources list with cursor and TTL:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "resources": [
+///     {
+///       "uri": "file:///project/src/main.rs",
+///       "name": "main.rs",
+///       "title": "Rust Software Application Main File",
+///       "description": "Primary application entry point",
+///       "mimeType": "text/x-rust",
+///       "icons": [
+///         {
+///           "src": "https://example.com/rust-file-icon.png",
+///           "mimeType": "image/png",
+///           "sizes": ["48x48"]
+///         }
+///       ]
+///     }
+///   ],
+///   "nextCursor": "eyJwYWdlIjogM30=",
+///   "ttlMs": 600000,
+///   "cacheScope": "private"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
@@ -5407,6 +6861,41 @@ crate::rt::wire_enum! {
 }
 
 /// A successful response from the server for a [`resources/list`](ListResourcesRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List resources result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "list-resources-example",
+///   "result": {
+///     "resultType": "complete",
+///     "resources": [
+///       {
+///         "uri": "file:///project/src/main.rs",
+///         "name": "main.rs",
+///         "title": "Rust Software Application Main File",
+///         "description": "Primary application entry point",
+///         "mimeType": "text/x-rust",
+///         "icons": [
+///           {
+///             "src": "https://example.com/rust-file-icon.png",
+///             "mimeType": "image/png",
+///             "sizes": ["48x48"]
+///           }
+///         ]
+///       }
+///     ],
+///     "nextCursor": "eyJwYWdlIjogM30=",
+///     "ttlMs": 600000,
+///     "cacheScope": "private"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResultResponse {
@@ -5445,6 +6934,20 @@ impl ListResourcesResultResponse {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List roots request:
+///
+/// ```json
+/// {
+///   "id": "list-roots-example",
+///   "method": "roots/list"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
@@ -5501,6 +7004,41 @@ impl ListRootsRequestParams {
 /// The result returned by the client for a [`roots/list`](ListRootsRequest) request.
 /// This result contains an array of [`Root`] objects, each representing a root directory
 /// or file that the server can operate on.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Single root directory:
+///
+/// ```json
+/// {
+///   "roots": [
+///     {
+///       "uri": "file:///home/user/projects/myproject",
+///       "name": "My Project"
+///     }
+///   ]
+/// }
+/// ```
+///
+/// Multiple root directories:
+///
+/// ```json
+/// {
+///   "roots": [
+///     {
+///       "uri": "file:///home/user/repos/frontend",
+///       "name": "Frontend Repository"
+///     },
+///     {
+///       "uri": "file:///home/user/repos/backend",
+///       "name": "Backend Repository"
+///     }
+///   ]
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
@@ -5527,6 +7065,30 @@ impl ListRootsResult {
 }
 
 /// Sent from the client to request a list of tools the server has.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List tools request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "list-tools-example",
+///   "method": "tools/list",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
@@ -5562,6 +7124,45 @@ impl ListToolsRequest {
 }
 
 /// The result returned by the server for a [`tools/list`](ListToolsRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Tools list with cursor and TTL:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "tools": [
+///     {
+///       "name": "get_weather",
+///       "title": "Weather Information Provider",
+///       "description": "Get current weather information for a location",
+///       "inputSchema": {
+///         "type": "object",
+///         "properties": {
+///           "location": {
+///             "type": "string",
+///             "description": "City name or zip code"
+///           }
+///         },
+///         "required": ["location"]
+///       },
+///       "icons": [
+///         {
+///           "src": "https://example.com/weather-icon.png",
+///           "mimeType": "image/png",
+///           "sizes": ["48x48"]
+///         }
+///       ]
+///     }
+///   ],
+///   "nextCursor": "next-page-cursor",
+///   "ttlMs": 300000,
+///   "cacheScope": "public"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
@@ -5676,6 +7277,49 @@ crate::rt::wire_enum! {
 }
 
 /// A successful response from the server for a [`tools/list`](ListToolsRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List tools result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "list-tools-example",
+///   "result": {
+///     "resultType": "complete",
+///     "tools": [
+///       {
+///         "name": "get_weather",
+///         "title": "Weather Information Provider",
+///         "description": "Get current weather information for a location",
+///         "inputSchema": {
+///           "type": "object",
+///           "properties": {
+///             "location": {
+///               "type": "string",
+///               "description": "City name or zip code"
+///             }
+///           },
+///           "required": ["location"]
+///         },
+///         "icons": [
+///           {
+///             "src": "https://example.com/weather-icon.png",
+///             "mimeType": "image/png",
+///             "sizes": ["48x48"]
+///           }
+///         ]
+///       }
+///     ],
+///     "nextCursor": "next-page-cursor",
+///     "ttlMs": 3600000,
+///     "cacheScope": "public"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResultResponse {
@@ -5713,6 +7357,7 @@ impl ListToolsResultResponse {
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
@@ -5760,6 +7405,31 @@ crate::rt::wire_enum! {
 }
 
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Log database connection failed:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "method": "notifications/message",
+///   "params": {
+///     "level": "error",
+///     "logger": "database",
+///     "data": {
+///       "error": "Connection failed",
+///       "details": {
+///         "host": "localhost",
+///         "port": 5432
+///       }
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
@@ -5792,6 +7462,27 @@ impl LoggingMessageNotification {
 }
 
 /// Parameters for a `notifications/message` notification.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Log database connection failed:
+///
+/// ```json
+/// {
+///   "level": "error",
+///   "logger": "database",
+///   "data": {
+///     "error": "Connection failed",
+///     "details": {
+///       "host": "localhost",
+///       "port": 5432
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
@@ -5853,6 +7544,22 @@ pub type MetaObject = serde_json::Map<::std::string::String, serde_json::Value>;
 /// In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
 ///
 /// A request that requires a client capability the client did not declare is signalled instead by [`MissingRequiredClientCapabilityError`] (`-32021`).
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Prompts not supported:
+///
+/// ```json
+/// {
+///   "code": -32601,
+///   "message": "Prompts not supported",
+///   "data": {
+///     "reason": "Server does not support the prompts capability"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MethodNotFoundError {
@@ -5889,6 +7596,28 @@ impl MethodNotFoundError {
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
 /// `400 Bad Request`.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Missing elicitation capability:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": 1,
+///   "error": {
+///     "code": -32021,
+///     "message": "Server requires the elicitation capability for this request",
+///     "data": {
+///       "requiredCapabilities": {
+///         "elicitation": {}
+///       }
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityError {
@@ -5990,6 +7719,7 @@ impl MissingRequiredClientCapabilityErrorErrorData {
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
@@ -6035,6 +7765,25 @@ impl ModelHint {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// With hints and priorities:
+///
+/// ```json
+/// {
+///   "hints": [
+///     { "name": "claude-3-sonnet" },
+///     { "name": "claude" }
+///   ],
+///   "costPriority": 0.3,
+///   "speedPriority": 0.8,
+///   "intelligencePriority": 0.5
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
@@ -6265,6 +8014,23 @@ impl NotificationParams {
     }
 }
 
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Number input schema:
+///
+/// ```json
+/// {
+///   "type": "number",
+///   "title": "Display Name",
+///   "description": "Description text",
+///   "minimum": 0,
+///   "maximum": 100,
+///   "default": 50
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
@@ -6374,6 +8140,26 @@ impl PaginatedRequest {
 }
 
 /// Common params for paginated requests.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// List request with cursor:
+///
+/// ```json
+/// {
+///   "_meta": {
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientInfo": {
+///       "name": "ExampleClient",
+///       "version": "1.0.0"
+///     },
+///     "io.modelcontextprotocol/clientCapabilities": {}
+///   },
+///   "cursor": "eyJwYWdlIjogMn0="
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
@@ -6447,6 +8233,19 @@ impl PaginatedResult {
 }
 
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Invalid JSON:
+///
+/// ```json
+/// {
+///   "code": -32700,
+///   "message": "Parse error: Invalid JSON"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ParseError {
@@ -6718,6 +8517,25 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Progress message:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "method": "notifications/progress",
+///   "params": {
+///     "progressToken": "oivaizmir",
+///     "progress": 50,
+///     "total": 100,
+///     "message": "Reticulating splines..."
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
@@ -6750,6 +8568,21 @@ impl ProgressNotification {
 }
 
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Progress message:
+///
+/// ```json
+/// {
+///   "progressToken": "oivaizmir",
+///   "progress": 50,
+///   "total": 100,
+///   "message": "Reticulating splines..."
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
@@ -6968,6 +8801,24 @@ impl PromptArgument {
 }
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Prompts list changed:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "method": "notifications/prompts/list_changed",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/subscriptionId": "listen-1"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
@@ -7143,6 +8994,31 @@ impl ::std::convert::From<ReadResourceResult> for ReadResourceOutcome {
 }
 
 /// Sent from the client to the server, to read a specific resource URI.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Read resource request:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "read-resource-example",
+///   "method": "resources/read",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     },
+///     "uri": "file:///project/src/main.rs"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
@@ -7218,6 +9094,27 @@ impl ReadResourceRequestParams {
 }
 
 /// The result returned by the server for a [`resources/read`](ReadResourceRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// File resource contents:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "contents": [
+///     {
+///       "uri": "file:///project/src/main.rs",
+///       "mimeType": "text/x-rust",
+///       "text": "fn main() {\n    println!(\"Hello world!\");\n}"
+///     }
+///   ],
+///   "ttlMs": 60000,
+///   "cacheScope": "private"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
@@ -7395,6 +9292,50 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 }
 
 /// A successful response from the server for a [`resources/read`](ReadResourceRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Read resource result response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "read-resource-example",
+///   "result": {
+///     "resultType": "complete",
+///     "contents": [
+///       {
+///         "uri": "file:///project/src/main.rs",
+///         "mimeType": "text/x-rust",
+///         "text": "fn main() {\n    println!(\"Hello world!\");\n}"
+///       }
+///     ]
+///   }
+/// }
+/// ```
+///
+/// Read resource result response with TTL:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "read-resource-with-ttl-example",
+///   "result": {
+///     "resultType": "complete",
+///     "contents": [
+///       {
+///         "uri": "file:///project/src/main.rs",
+///         "mimeType": "text/x-rust",
+///         "text": "fn main() {\n    println!(\"Hello world!\");\n}"
+///       }
+///     ],
+///     "ttlMs": 60000,
+///     "cacheScope": "private"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResultResponse {
@@ -7556,6 +9497,7 @@ pub struct RequestMetaObject {
     /// If absent, the server MUST NOT send any [`notifications/message`](LoggingMessageNotification)
     /// notifications for this request. The client opts in to log messages by
     /// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
+    #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
     #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/logLevel", default, skip_serializing_if = "::std::option::Option::is_none", with = "LoggingLevel"))]
     pub io_modelcontextprotocol_log_level: ::std::option::Option<LoggingLevel>,
     /// The MCP Protocol Version being used for this request. Required.
@@ -7631,6 +9573,26 @@ impl RequestParams {
 }
 
 /// A known resource that the server is capable of reading.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// File resource with annotations:
+///
+/// ```json
+/// {
+///   "uri": "file:///project/README.md",
+///   "name": "README.md",
+///   "title": "Project Documentation",
+///   "mimeType": "text/markdown",
+///   "annotations": {
+///     "audience": ["user"],
+///     "priority": 0.8,
+///     "lastModified": "2025-01-12T15:00:58Z"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
@@ -7745,6 +9707,22 @@ impl ResourceContents {
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of [`resources/list`](ListResourcesRequest) requests.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// File resource link:
+///
+/// ```json
+/// {
+///   "type": "resource_link",
+///   "uri": "file:///project/src/main.rs",
+///   "name": "main.rs",
+///   "description": "Primary application entry point",
+///   "mimeType": "text/x-rust"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
@@ -7825,6 +9803,24 @@ impl ResourceLink {
 }
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Resources list changed:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "method": "notifications/resources/list_changed",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/subscriptionId": "listen-1"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
@@ -7991,6 +9987,25 @@ impl ResourceTemplateReference {
 }
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [`subscriptions/listen`](SubscriptionsListenRequest) request.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// File resource updated notification:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "method": "notifications/resources/updated",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/subscriptionId": "listen-1"
+///     },
+///     "uri": "file:///project/src/main.rs"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
@@ -8021,6 +10036,18 @@ impl ResourceUpdatedNotification {
 }
 
 /// Parameters for a `notifications/resources/updated` notification.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// File resource updated:
+///
+/// ```json
+/// {
+///   "uri": "file:///project/src/main.rs"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
@@ -8158,6 +10185,20 @@ crate::rt::wire_enum! {
 }
 
 /// Represents a root directory or file that the server can operate on.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Project directory root:
+///
+/// ```json
+/// {
+///   "uri": "file:///home/user/projects/myproject",
+///   "name": "My Project"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
@@ -8196,6 +10237,43 @@ impl Root {
 }
 
 /// Describes a message issued to or received from an LLM API.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Single content block:
+///
+/// ```json
+/// {
+///   "role": "user",
+///   "content": {
+///     "type": "text",
+///     "text": "What is the capital of France?"
+///   }
+/// }
+/// ```
+///
+/// Multiple content blocks:
+///
+/// ```json
+/// {
+///   "role": "user",
+///   "content": [
+///     {
+///       "type": "tool_result",
+///       "toolUseId": "call_123",
+///       "content": [{ "type": "text", "text": "Result 1" }]
+///     },
+///     {
+///       "type": "tool_result",
+///       "toolUseId": "call_456",
+///       "content": [{ "type": "text", "text": "Result 2" }]
+///     }
+///   ]
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
@@ -8474,6 +10552,7 @@ impl SamplingMessageContent {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -8614,6 +10693,111 @@ impl SamplingMessageContentBlock {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Logging — minimum baseline support:
+///
+/// ```json
+/// {
+///   "logging": {}
+/// }
+/// ```
+///
+/// Completions — minimum baseline support:
+///
+/// ```json
+/// {
+///   "completions": {}
+/// }
+/// ```
+///
+/// Prompts — minimum baseline support:
+///
+/// ```json
+/// {
+///   "prompts": {}
+/// }
+/// ```
+///
+/// Prompts — list changed notifications:
+///
+/// ```json
+/// {
+///   "prompts": {
+///     "listChanged": true
+///   }
+/// }
+/// ```
+///
+/// Resources — minimum baseline support:
+///
+/// ```json
+/// {
+///   "resources": {}
+/// }
+/// ```
+///
+/// Resources — subscription to individual resource updates (only):
+///
+/// ```json
+/// {
+///   "resources": {
+///     "subscribe": true
+///   }
+/// }
+/// ```
+///
+/// Resources — list changed notifications (only):
+///
+/// ```json
+/// {
+///   "resources": {
+///     "listChanged": true
+///   }
+/// }
+/// ```
+///
+/// Resources — all notifications:
+///
+/// ```json
+/// {
+///   "resources": {
+///     "subscribe": true,
+///     "listChanged": true
+///   }
+/// }
+/// ```
+///
+/// Tools — minimum baseline support:
+///
+/// ```json
+/// {
+///   "tools": {}
+/// }
+/// ```
+///
+/// Tools — list changed notifications:
+///
+/// ```json
+/// {
+///   "tools": {
+///     "listChanged": true
+///   }
+/// }
+/// ```
+///
+/// Extensions — Tasks extension support:
+///
+/// ```json
+/// {
+///   "extensions": {
+///     "io.modelcontextprotocol/tasks": {}
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
@@ -8636,6 +10820,7 @@ pub struct ServerCapabilities {
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the server supports sending log messages to the client.
+    #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
     #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub logging: ::std::option::Option<JsonObject>,
     /// Present if the server offers any prompt templates.
@@ -8831,6 +11016,24 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
     }
 }
 
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Email input schema:
+///
+/// ```json
+/// {
+///   "type": "string",
+///   "title": "Display Name",
+///   "description": "Description text",
+///   "minLength": 3,
+///   "maxLength": 50,
+///   "format": "email",
+///   "default": "user@example.com"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
@@ -8962,6 +11165,28 @@ impl SubscriptionFilter {
 /// stdio, where every subscription shares one channel, this ordering is defined
 /// per subscription ID and not per channel: messages belonging to other
 /// subscriptions MAY be interleaved before it.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Listen acknowledged:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "method": "notifications/subscriptions/acknowledged",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/subscriptionId": "listen-1"
+///     },
+///     "notifications": {
+///       "toolsListChanged": true,
+///       "resourceSubscriptions": ["file:///project/config.json"]
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsAcknowledgedNotification {
@@ -9027,6 +11252,34 @@ impl SubscriptionsAcknowledgedNotificationParams {
 /// Sent from the client to open a long-lived channel for receiving notifications
 /// outside the context of a specific request. Replaces the previous HTTP GET
 /// endpoint and ensures consistent behavior between HTTP and STDIO.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Listen for tools and resource list changes:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "listen-1",
+///   "method": "subscriptions/listen",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///       "io.modelcontextprotocol/clientInfo": {
+///         "name": "ExampleClient",
+///         "version": "1.0.0"
+///       },
+///       "io.modelcontextprotocol/clientCapabilities": {}
+///     },
+///     "notifications": {
+///       "toolsListChanged": true,
+///       "resourceSubscriptions": ["file:///project/config.json"]
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequest {
@@ -9099,6 +11352,21 @@ impl SubscriptionsListenRequestParams {
 /// during server shutdown). Because the listen stream is long-lived, this result
 /// is sent only when the server tears the subscription down; an abrupt transport
 /// close carries no response. The result body is otherwise empty.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Subscription closed gracefully:
+///
+/// ```json
+/// {
+///   "resultType": "complete",
+///   "_meta": {
+///     "io.modelcontextprotocol/subscriptionId": "listen-1"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResult {
@@ -9189,6 +11457,25 @@ impl SubscriptionsListenResultMetaObject {
 
 /// A successful response from the server for a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Subscription closed gracefully response:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": "listen-1",
+///   "result": {
+///     "resultType": "complete",
+///     "_meta": {
+///       "io.modelcontextprotocol/subscriptionId": "listen-1"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultResponse {
@@ -9221,6 +11508,19 @@ impl SubscriptionsListenResultResponse {
 }
 
 /// Text provided to or from an LLM.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Text content:
+///
+/// ```json
+/// {
+///   "type": "text",
+///   "text": "Tool result text"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
@@ -9256,6 +11556,20 @@ impl TextContent {
     }
 }
 
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Text file contents:
+///
+/// ```json
+/// {
+///   "uri": "file:///example.txt",
+///   "mimeType": "text/plain",
+///   "text": "Resource content"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
@@ -9297,6 +11611,30 @@ impl TextResourceContents {
 }
 
 /// Schema for multiple-selection enumeration with display titles for each option.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Titled color multi-select schema:
+///
+/// ```json
+/// {
+///   "type": "array",
+///   "title": "Color Selection",
+///   "description": "Choose your favorite colors",
+///   "minItems": 1,
+///   "maxItems": 2,
+///   "items": {
+///     "anyOf": [
+///       { "const": "#FF0000", "title": "Red" },
+///       { "const": "#00FF00", "title": "Green" },
+///       { "const": "#0000FF", "title": "Blue" }
+///     ]
+///   },
+///   "default": ["#FF0000", "#00FF00"]
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
@@ -9412,6 +11750,26 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 
 /// Schema for single-selection enumeration with display titles for each option.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Titled color select schema:
+///
+/// ```json
+/// {
+///   "type": "string",
+///   "title": "Color Selection",
+///   "description": "Choose your favorite color",
+///   "oneOf": [
+///     { "const": "#FF0000", "title": "Red" },
+///     { "const": "#00FF00", "title": "Green" },
+///     { "const": "#0000FF", "title": "Blue" }
+///   ],
+///   "default": "#FF0000"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
@@ -9488,6 +11846,96 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
 }
 
 /// Definition for a tool the client can call.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// With default 2020-12 input schema:
+///
+/// ```json
+/// {
+///   "name": "calculate_sum",
+///   "description": "Add two numbers",
+///   "inputSchema": {
+///     "type": "object",
+///     "properties": {
+///       "a": { "type": "number" },
+///       "b": { "type": "number" }
+///     },
+///     "required": ["a", "b"]
+///   }
+/// }
+/// ```
+///
+/// With explicit draft-07 input schema:
+///
+/// ```json
+/// {
+///   "name": "calculate_sum",
+///   "description": "Add two numbers",
+///   "inputSchema": {
+///     "$schema": "http://json-schema.org/draft-07/schema#",
+///     "type": "object",
+///     "properties": {
+///       "a": { "type": "number" },
+///       "b": { "type": "number" }
+///     },
+///     "required": ["a", "b"]
+///   }
+/// }
+/// ```
+///
+/// With no parameters:
+///
+/// ```json
+/// {
+///   "name": "get_current_time",
+///   "description": "Returns the current server time",
+///   "inputSchema": {
+///     "type": "object",
+///     "additionalProperties": false
+///   }
+/// }
+/// ```
+///
+/// With output schema for structured content:
+///
+/// ```json
+/// {
+///   "name": "get_weather_data",
+///   "title": "Weather Data Retriever",
+///   "description": "Get current weather data for a location",
+///   "inputSchema": {
+///     "type": "object",
+///     "properties": {
+///       "location": {
+///         "type": "string",
+///         "description": "City name or zip code"
+///       }
+///     },
+///     "required": ["location"]
+///   },
+///   "outputSchema": {
+///     "type": "object",
+///     "properties": {
+///       "temperature": {
+///         "type": "number",
+///         "description": "Temperature in celsius"
+///       },
+///       "conditions": {
+///         "type": "string",
+///         "description": "Weather conditions description"
+///       },
+///       "humidity": {
+///         "type": "number",
+///         "description": "Humidity percentage"
+///       }
+///     },
+///     "required": ["temperature", "conditions", "humidity"]
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
@@ -9676,6 +12124,7 @@ impl ToolAnnotations {
 }
 
 /// Controls tool selection behavior for sampling requests.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolChoice {
@@ -9783,6 +12232,24 @@ impl ToolInputSchema {
 }
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Tools list changed:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "method": "notifications/tools/list_changed",
+///   "params": {
+///     "_meta": {
+///       "io.modelcontextprotocol/subscriptionId": "listen-1"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
@@ -9844,6 +12311,26 @@ impl ToolOutputSchema {
 }
 
 /// The result of a tool use, provided by the user back to the assistant.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// `get_weather` tool result:
+///
+/// ```json
+/// {
+///   "type": "tool_result",
+///   "toolUseId": "call_abc123",
+///   "content": [
+///     {
+///       "type": "text",
+///       "text": "Weather in Paris: 18°C, partly cloudy"
+///     }
+///   ]
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
@@ -9905,6 +12392,24 @@ impl ToolResultContent {
 }
 
 /// A request from the assistant to call a tool.
+#[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// `get_weather` tool use:
+///
+/// ```json
+/// {
+///   "type": "tool_use",
+///   "id": "call_abc123",
+///   "name": "get_weather",
+///   "input": {
+///     "city": "Paris"
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
@@ -9956,6 +12461,30 @@ impl ToolUseContent {
 /// unsupported (e.g., a known experimental or draft version the server has
 /// chosen not to implement). For HTTP, the response status code MUST be
 /// `400 Bad Request`.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Unsupported protocol version:
+///
+/// ```json
+/// {
+///   "jsonrpc": "2.0",
+///   "id": 1,
+///   "error": {
+///     "code": -32022,
+///     "message": "Unsupported protocol version",
+///     "data": {
+///       "supported": [
+///         "2026-07-28",
+///         "2025-11-25"
+///       ],
+///       "requested": "1900-01-01"
+///     }
+///   }
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionError {
@@ -10061,6 +12590,27 @@ impl UnsupportedProtocolVersionErrorErrorData {
 }
 
 /// Schema for multiple-selection enumeration without display titles for options.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Color multi-select schema:
+///
+/// ```json
+/// {
+///   "type": "array",
+///   "title": "Color Selection",
+///   "description": "Choose your favorite colors",
+///   "minItems": 1,
+///   "maxItems": 2,
+///   "items": {
+///     "type": "string",
+///     "enum": ["Red", "Green", "Blue"]
+///   },
+///   "default": ["Red", "Green"]
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
@@ -10141,6 +12691,22 @@ impl UntitledMultiSelectEnumSchemaItems {
 }
 
 /// Schema for single-selection enumeration without display titles for options.
+///
+/// # Examples
+///
+/// Upstream's official examples of this definition, each decoded into this type by a test.
+///
+/// Color select schema:
+///
+/// ```json
+/// {
+///   "type": "string",
+///   "title": "Color Selection",
+///   "description": "Choose your favorite color",
+///   "enum": ["Red", "Green", "Blue"],
+///   "default": "Red"
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {

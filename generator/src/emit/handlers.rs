@@ -97,11 +97,13 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
          the typed peers.",
         model.version
     );
+    let allow_deprecated = super::rust::allow_deprecated(model);
     let tokens = quote! {
         #![doc = #doc]
         #![doc = ""]
         #![doc = " A server implements [`ServerHandler`] and feeds every incoming request and notification to [`serve_client_message`]; responses to its own requests go to whoever awaits them (see [`route`](crate::rt::service::route)). It calls the client through [`ClientPeer`]. A client mirrors this with [`ClientHandler`], [`serve_server_message`] and [`ServerPeer`]."]
         #![allow(clippy::too_many_arguments, clippy::match_single_binding, unused_variables)]
+        #allow_deprecated
         use crate::rt::service::{NotificationContext, Policy, RequestContext};
 
         #server_trait

@@ -94,8 +94,10 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         " Every definition of protocol version `{}`, for tests.",
         model.version
     );
+    let allow_deprecated = super::rust::allow_deprecated(model);
     let tokens = quote! {
         #![doc = #doc]
+        #allow_deprecated
         use mcp_spec_types::#module as m;
 
         /// `(schema name, Rust name)` of every definition, sorted by Rust name.

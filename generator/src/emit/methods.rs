@@ -113,8 +113,10 @@ pub(super) fn emit_methods(model: &Model, source: &str) -> Result<String, Error>
         .iter()
         .any(|t| matches!(&t.origin, Origin::Definition(d) if d.starts_with("JSONRPCBatch")));
     let error_codes = error_codes(model);
+    let allow_deprecated = super::rust::allow_deprecated(model);
     let tokens = quote! {
         #![doc = #module_doc]
+        #allow_deprecated
         #( #items )*
 
         #sets

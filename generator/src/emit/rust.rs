@@ -26,6 +26,17 @@ pub fn header(source: &str, sha256: &str) -> String {
     )
 }
 
+/// `#![allow(deprecated)]` for a generated module of a version upstream deprecates
+/// something in: the generated code names deprecated items itself (dispatch, unions,
+/// constructors); a user who names them still gets the warning.
+pub fn allow_deprecated(model: &crate::model::Model) -> TokenStream {
+    if model.has_deprecations() {
+        quote! { #![allow(deprecated)] }
+    } else {
+        quote! {}
+    }
+}
+
 pub fn ident(name: &str) -> Ident {
     match name.strip_prefix("r#") {
         Some(raw) => Ident::new_raw(raw, Span::call_site()),

@@ -47,11 +47,13 @@ pub(super) fn module_file(model: &Model, source: &str) -> Result<String, Error> 
             .count(),
         model.types.len()
     );
+    let allow_deprecated = super::rust::allow_deprecated(model);
     let module = quote! {
         #![doc = #module_doc]
         #![doc = ""]
         #![doc = " Const markers (zero-sized types that accept exactly one value) are in [`consts`]."]
         #![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
+        #allow_deprecated
         pub mod consts;
         pub mod handlers;
         pub mod methods;
@@ -140,6 +142,15 @@ impl Emitter<'_> {
             }
             _ => quote!(),
         };
+        // Upstream's deprecation, and its official examples last in the docs (after the
+        // rules a union's docs end with): both ride with the alias attribute, which every
+        // kind of item puts right after its docs.
+        let deprecated = t
+            .deprecated
+            .as_ref()
+            .map(|why| quote!(#[deprecated(note = #why)]));
+        let examples = doc_attrs(&examples_doc(t));
+        let alias = quote!(#alias #deprecated #examples);
         if let Origin::Inline(p) = &t.origin {
             if !doc.is_empty() {
                 doc.push(String::new());
@@ -216,6 +227,10 @@ impl Emitter<'_> {
 
     fn field(&self, f: &Field) -> TokenStream {
         let name = ident(&f.name);
+        let deprecated = f
+            .deprecated
+            .as_ref()
+            .map(|why| quote!(#[deprecated(note = #why)]));
         let inner = self.held_ty(&f.ty, f.boxed);
         let mut doc = self.docs(f.description.as_deref());
         let wire = &f.wire;
@@ -271,7 +286,7 @@ impl Emitter<'_> {
             quote!(#[cfg_attr(feature = "schemars", schemars(#rename #attrs #schema_with))])
         };
         let doc = doc_attrs(&doc);
-        quote! { #doc #schema pub #name: #ty, }
+        quote! { #doc #deprecated #schema pub #name: #ty, }
     }
 
     fn struct_def(
@@ -391,7 +406,14 @@ impl Emitter<'_> {
              [`Display`](std::fmt::Display) use the wire spelling."
         ));
         let doc = doc_attrs(&doc);
-        let variant_docs = values.iter().map(|v| format!(" `{v}`"));
+        let variant_docs = values.iter().map(|v| {
+            let mut lines = vec![format!("`{v}`")];
+            if let Some(why) = t.deprecated_values.get(v) {
+                lines.push(String::new());
+                lines.push(format!("**Deprecated** upstream: {why}"));
+            }
+            doc_attrs(&lines)
+        });
         let mac = format_ident!("{}", WIRE_ENUM);
         quote! {
             #doc
@@ -400,7 +422,7 @@ impl Emitter<'_> {
             #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
             pub enum #name {
                 #(
-                    #[doc = #variant_docs]
+                    #variant_docs
                     #[cfg_attr(feature = "schemars", schemars(rename = #values))]
                     #variants,
                 )*
@@ -619,4 +641,36 @@ fn catch_all_name(taken: &[String]) -> String {
         .chain((2..).map(|n| format!("Unknown{n}")))
         .find(|name| !taken.iter().any(|t| t == name))
         .expect("an unbounded sequence of names has a free one")
+}
+
+/// The `# Examples` section of a definition with official examples: each under its title,
+/// the JSON as upstream wrote it.
+fn examples_doc(t: &TypeDef) -> Vec<String> {
+    if t.examples.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![
+        String::new(),
+        "# Examples".to_string(),
+        String::new(),
+        "Upstream's official examples of this definition, each decoded into this type by a \
+         test."
+            .to_string(),
+    ];
+    for e in &t.examples {
+        out.push(String::new());
+        out.push(format!(
+            "{}:",
+            if e.title.is_empty() {
+                &e.file
+            } else {
+                &e.title
+            }
+        ));
+        out.push(String::new());
+        out.push("```json".to_string());
+        out.extend(e.json.trim_end().lines().map(str::to_string));
+        out.push("```".to_string());
+    }
+    out
 }
