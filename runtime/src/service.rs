@@ -292,15 +292,26 @@ fn response_result(id: &Id, answer: &str) -> Result<RawResult, CallError> {
 /// What an incoming message is, read without decoding its payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
-    /// A request, a notification, a batch, or something malformed: give it to the
-    /// dispatch function, which answers what needs an answer.
+    /// A notification, a batch, or something malformed: give it to the dispatch
+    /// function, which answers what needs an answer.
     Incoming,
+    /// A request with this id: give it to the dispatch function (the id names it, for a
+    /// `notifications/cancelled` that may follow).
+    Request(Id),
+    /// `notifications/cancelled` naming the request `request` (its `requestId`): stop
+    /// serving that request and send no answer to it. (Without a readable `requestId` it
+    /// is [`Route::Incoming`].)
+    Cancelled {
+        /// The request the peer no longer wants answered.
+        request: Id,
+    },
     /// A response to a request this side sent: give it to whoever awaits `id`.
     Response(Id),
 }
 
-/// Tells responses from everything else: the JSON layer and the envelope of the crate's
-/// one decoder, the payload left undecoded.
+/// Tells responses, requests and cancellations from everything else: the JSON layer and
+/// the envelope of the crate's one decoder, the payload left undecoded (but for a
+/// cancellation's `requestId`).
 pub fn route(message: &[u8]) -> Route {
     let Ok((_, json::Checked::Object(noted))) = json::check_bytes(message) else {
         return Route::Incoming;
@@ -311,8 +322,40 @@ pub fn route(message: &[u8]) -> Route {
             kind: Kind::Result(_) | Kind::Error(_),
             ..
         }) => Route::Response(id),
+        Ok(jsonrpc::Envelope {
+            id: Some(id),
+            kind: Kind::Call { .. },
+            ..
+        }) => Route::Request(id),
+        Ok(jsonrpc::Envelope {
+            id: None,
+            kind:
+                Kind::Call {
+                    method,
+                    params: Some(params),
+                },
+            ..
+        }) if method == "notifications/cancelled" => {
+            let request = serde_json::from_str::<Map<String, Value>>(params)
+                .ok()
+                .and_then(|mut p| p.remove("requestId"))
+                .and_then(|id| serde_json::from_value::<Id>(id).ok());
+            match request {
+                Some(request) => Route::Cancelled { request },
+                None => Route::Incoming,
+            }
+        }
         _ => Route::Incoming,
     }
+}
+
+/// A handler ready to serve a connection: it answers one incoming message (JSON text),
+/// the peer to call back given. What a session engine drives; the generated
+/// `handlers::Server` and `handlers::Client` of each version implement it with that
+/// version's `serve_*_message`.
+pub trait Service: Send + Sync + 'static {
+    /// The answer to send back, if any (none for a notification).
+    fn serve<'a>(&'a self, peer: Peer, message: &'a [u8]) -> BoxFuture<'a, Option<String>>;
 }
 
 /// One incoming message, as the generated `serve_*_message` functions handle it.
@@ -556,6 +599,18 @@ mod tests {
         );
         assert_eq!(
             route(br#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#),
+            Route::Request(Id::Integer(3))
+        );
+        assert_eq!(
+            route(
+                br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r","reason":"x"}}"#
+            ),
+            Route::Cancelled {
+                request: Id::String("r".into())
+            }
+        );
+        assert_eq!(
+            route(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#),
             Route::Incoming
         );
         assert_eq!(route(br#"{"jsonrpc":"2.0","method":"x"}"#), Route::Incoming);

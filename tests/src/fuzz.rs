@@ -326,17 +326,46 @@ fn check_serve<R, N>(
             "{at}: serve answers {answer:?}, expected {expected_answer:?} from decode {decoded:?}"
         )
     });
-    // route: a response (with the id it answers) exactly when decode gives one.
+    // route: a response (with the id it answers) exactly when decode gives one; a request
+    // (with its id) when decode gives one or refuses its method or params; a cancellation
+    // when decode reads a notification that names a request to cancel.
     let route = service::route(data);
+    // A batch is incoming whatever its elements are (decode reports them one by one).
+    let object = data.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
     let expected_route = match decoded {
+        _ if !object => Route::Incoming,
         Ok(Message::Response { id, .. }) | Ok(Message::Error { id: Some(id), .. }) => {
             Route::Response(id.clone())
         }
+        Ok(Message::Request { id, .. }) => Route::Request(id.clone()),
+        Err(e) if !e.notification && matches!(e.code, -32601 | -32602) => match &e.id {
+            Some(id) => Route::Request(id.clone()),
+            None => Route::Incoming,
+        },
+        Ok(Message::Notification { .. }) => cancelled_request(data),
+        Err(e) if e.notification && matches!(e.code, -32601 | -32602) => cancelled_request(data),
         _ => Route::Incoming,
     };
     tally.agree(route == expected_route, || {
         format!("{at}: route {route:?}, decode {decoded:?}")
     });
+}
+
+/// What a notification that decodes is to `route`: `notifications/cancelled` with a
+/// `requestId` that is an id names the request to cancel; anything else is incoming.
+fn cancelled_request(data: &[u8]) -> Route {
+    let Ok(message) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return Route::Incoming;
+    };
+    if message["method"] != "notifications/cancelled" {
+        return Route::Incoming;
+    }
+    match serde_json::from_value::<mcp_spec_types::rt::jsonrpc::Id>(
+        message["params"]["requestId"].clone(),
+    ) {
+        Ok(request) => Route::Cancelled { request },
+        Err(_) => Route::Incoming,
+    }
 }
 
 /// The typed peer's response handling: the answer to its request 1 is the input.

@@ -64,7 +64,7 @@ impl Link {
                             let _ = waiter.send(line);
                         }
                     }
-                    Route::Incoming => {
+                    Route::Incoming | Route::Request(_) | Route::Cancelled { .. } => {
                         if incoming_tx.send(line).is_err() {
                             break;
                         }

@@ -3,13 +3,10 @@
 //! structured output and a tool error, a resource, a prompt, logging; `ping` is answered
 //! by the handler trait's default. `interop/run` drives it with the official Python SDK.
 
-use std::sync::Arc;
-
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::{Peer, RequestContext};
+use mcp_spec_types::rt::service::RequestContext;
 use mcp_spec_types::v2025_11_25::{self as mcp, handlers::ClientPeer};
 use mcp_spec_types::version::InitializeFirst;
-use mcp_stdio::{Link, LinkTransport};
 
 /// The arguments of the `forecast` tool.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -142,18 +139,6 @@ impl mcp::handlers::ServerHandler for Weather {
 
 #[tokio::main]
 async fn main() {
-    let (link, mut incoming) = Link::start(tokio::io::stdin(), tokio::io::stdout());
-    let policy = Arc::new(InitializeFirst::new());
-    while let Some(line) = incoming.recv().await {
-        let (link, policy) = (link.clone(), policy.clone());
-        tokio::spawn(async move {
-            let client = ClientPeer(Peer::new(LinkTransport(link.clone())));
-            if let Some(reply) =
-                mcp::handlers::serve_client_message(&Weather, &*policy, &client, line.as_bytes())
-                    .await
-            {
-                link.send(reply);
-            }
-        });
-    }
+    let server = mcp::handlers::Server::new(Weather).with_policy(InitializeFirst::new());
+    mcp_spec_session::stdio::serve_stdio(server).await;
 }

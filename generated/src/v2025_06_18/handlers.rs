@@ -620,6 +620,98 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
     }
 }
 
+/// A server's handler and policy, ready for a session engine: every message is served by [`serve_client_message`].
+#[derive(Debug, Clone, Default)]
+pub struct Server<H, P = crate::rt::service::Open> {
+    /// The handler.
+    pub handler: H,
+    /// The policy in front of it.
+    pub policy: P,
+}
+
+impl<H: ServerHandler> Server<H> {
+    /// The handler, behind the [`Open`](crate::rt::service::Open) policy.
+    pub fn new(handler: H) -> Self {
+        Server {
+            handler,
+            policy: crate::rt::service::Open,
+        }
+    }
+}
+
+impl<H: ServerHandler, P: Policy> Server<H, P> {
+    /// The same handler behind another policy.
+    pub fn with_policy<Q: Policy>(self, policy: Q) -> Server<H, Q> {
+        Server {
+            handler: self.handler,
+            policy,
+        }
+    }
+}
+
+impl<H: ServerHandler + 'static, P: Policy + 'static> crate::rt::service::Service
+for Server<H, P> {
+    fn serve<'a>(
+        &'a self,
+        peer: crate::rt::service::Peer,
+        message: &'a [u8],
+    ) -> crate::rt::service::BoxFuture<
+        'a,
+        ::std::option::Option<::std::string::String>,
+    > {
+        ::std::boxed::Box::pin(async move {
+            serve_client_message(&self.handler, &self.policy, &ClientPeer(peer), message)
+                .await
+        })
+    }
+}
+
+/// A client's handler and policy, ready for a session engine: every message is served by [`serve_server_message`].
+#[derive(Debug, Clone, Default)]
+pub struct Client<H, P = crate::rt::service::Open> {
+    /// The handler.
+    pub handler: H,
+    /// The policy in front of it.
+    pub policy: P,
+}
+
+impl<H: ClientHandler> Client<H> {
+    /// The handler, behind the [`Open`](crate::rt::service::Open) policy.
+    pub fn new(handler: H) -> Self {
+        Client {
+            handler,
+            policy: crate::rt::service::Open,
+        }
+    }
+}
+
+impl<H: ClientHandler, P: Policy> Client<H, P> {
+    /// The same handler behind another policy.
+    pub fn with_policy<Q: Policy>(self, policy: Q) -> Client<H, Q> {
+        Client {
+            handler: self.handler,
+            policy,
+        }
+    }
+}
+
+impl<H: ClientHandler + 'static, P: Policy + 'static> crate::rt::service::Service
+for Client<H, P> {
+    fn serve<'a>(
+        &'a self,
+        peer: crate::rt::service::Peer,
+        message: &'a [u8],
+    ) -> crate::rt::service::BoxFuture<
+        'a,
+        ::std::option::Option<::std::string::String>,
+    > {
+        ::std::boxed::Box::pin(async move {
+            serve_server_message(&self.handler, &self.policy, &ServerPeer(peer), message)
+                .await
+        })
+    }
+}
+
 /// A server, as its client sees it: one typed method per request the server answers, one `notify_*` per notification it receives.
 #[derive(Debug, Clone)]
 pub struct ServerPeer(pub crate::rt::service::Peer);

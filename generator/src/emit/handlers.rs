@@ -9,7 +9,7 @@
 //! with the JSON-RPC codes for protocol errors.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::rust::{header, ident, params_type, pretty, result_type};
 use crate::Error;
@@ -97,6 +97,7 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
          the typed peers.",
         model.version
     );
+    let services = services();
     let allow_deprecated = super::rust::allow_deprecated(model);
     let tokens = quote! {
         #![doc = #doc]
@@ -110,6 +111,7 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
         #client_trait
         #server_dispatch
         #client_dispatch
+        #services
         #server_peer
         #client_peer
     };
@@ -387,4 +389,71 @@ fn empty_result(m: &MethodDef, model: &Model) -> TokenStream {
             }
         }
     }
+}
+
+/// `Server` and `Client`: a handler and its policy as one
+/// [`Service`](crate::rt::service::Service), what a session engine serves a connection
+/// with (each message through this version's dispatch function).
+fn services() -> TokenStream {
+    let one = |name: &str, handler: &str, dispatch: &str, peer: &str, what: &str| {
+        let name = format_ident!("{}", name);
+        let handler = format_ident!("{}", handler);
+        let dispatch = format_ident!("{}", dispatch);
+        let peer = format_ident!("{}", peer);
+        let doc = format!(
+            " A {what}'s handler and policy, ready for a session engine: every message is \
+             served by [`{dispatch}`]."
+        );
+        quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, Default)]
+            pub struct #name<H, P = crate::rt::service::Open> {
+                /// The handler.
+                pub handler: H,
+                /// The policy in front of it.
+                pub policy: P,
+            }
+
+            impl<H: #handler> #name<H> {
+                /// The handler, behind the [`Open`](crate::rt::service::Open) policy.
+                pub fn new(handler: H) -> Self {
+                    #name { handler, policy: crate::rt::service::Open }
+                }
+            }
+
+            impl<H: #handler, P: Policy> #name<H, P> {
+                /// The same handler behind another policy.
+                pub fn with_policy<Q: Policy>(self, policy: Q) -> #name<H, Q> {
+                    #name { handler: self.handler, policy }
+                }
+            }
+
+            impl<H: #handler + 'static, P: Policy + 'static> crate::rt::service::Service for #name<H, P> {
+                fn serve<'a>(
+                    &'a self,
+                    peer: crate::rt::service::Peer,
+                    message: &'a [u8],
+                ) -> crate::rt::service::BoxFuture<'a, ::std::option::Option<::std::string::String>> {
+                    ::std::boxed::Box::pin(async move {
+                        #dispatch(&self.handler, &self.policy, &#peer(peer), message).await
+                    })
+                }
+            }
+        }
+    };
+    let server = one(
+        "Server",
+        "ServerHandler",
+        "serve_client_message",
+        "ClientPeer",
+        "server",
+    );
+    let client = one(
+        "Client",
+        "ClientHandler",
+        "serve_server_message",
+        "ServerPeer",
+        "client",
+    );
+    quote! { #server #client }
 }

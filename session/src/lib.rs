@@ -1,0 +1,35 @@
+//! Serve and call MCP without writing a transport: a session engine over the types of
+//! [`mcp_spec_types`], and (feature `stdio`) newline-delimited JSON-RPC over stdin/stdout,
+//! a child process or any async reader and writer.
+//!
+//! A [`Session`] is one connection, both directions. It keeps the requests this side
+//! sends until their responses come (the ids come from the session's
+//! [`Peer`](mcp_spec_types::rt::service::Peer)), serves the peer's requests concurrently,
+//! each in a task of its own, so that a handler can call the peer back (sampling,
+//! elicitation, roots) while the session goes on reading; it stops a handler on
+//! `notifications/cancelled`, bounds the requests in flight ([`Limits`]), and when the
+//! connection ends fails every pending call with a clear error. What serves the peer is
+//! any [`Service`](mcp_spec_types::rt::service::Service): a version's
+//! `handlers::Server::new(handler)` or `handlers::Client::new(handler)`.
+//!
+//! The engine has no runtime of its own: it starts tasks through a [`Spawn`] (any
+//! `Fn(BoxFuture)`; with the `tokio` feature, [`Tokio`]). The types crate stays on serde
+//! and serde_json alone.
+
+mod engine;
+#[cfg(feature = "stdio")]
+pub mod stdio;
+
+pub use engine::{Builder, Event, Limits, Session, Spawn};
+
+/// Starts tasks with `tokio::spawn` (on the runtime the caller is in).
+#[cfg(feature = "tokio")]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tokio;
+
+#[cfg(feature = "tokio")]
+impl Spawn for Tokio {
+    fn spawn(&self, task: mcp_spec_types::rt::service::BoxFuture<'static, ()>) {
+        tokio::spawn(task);
+    }
+}
