@@ -440,8 +440,6 @@ fn type_changes(
     }
 }
 
-/// How a struct present in both versions changed: properties removed, added and
-/// changed, and whether it allows properties it does not name.
 /// A deprecation that appears or goes (upstream's text as the detail).
 fn deprecation_changes(
     subject: &str,
@@ -458,6 +456,8 @@ fn deprecation_changes(
     }
 }
 
+/// How a struct present in both versions changed: properties removed, added and
+/// changed, and whether it allows properties it does not name.
 fn struct_changes(
     old: &Model,
     new: &Model,
@@ -973,7 +973,7 @@ fn compatibility(models: &[Model]) -> String {
         "Every method and every schema definition in every protocol version: `—` absent, \
          `new` first present, `Δ` changed since the previous version (see `diffs/`), `dep` \
          deprecated upstream (the definition, or a property or value of it; only that changed), \
-         `Δ dep` changed and deprecated, `✓` unchanged. Description-only changes count as \
+         `undep` a deprecation withdrawn, `Δ dep` changed and deprecated, `✓` unchanged. Description-only changes count as \
          unchanged.\n",
     );
     let diffs: Vec<Option<Diff>> = (0..models.len())
@@ -1006,6 +1006,8 @@ fn compatibility(models: &[Model]) -> String {
                 "new"
             } else if kinds.is_empty() {
                 "✓"
+            } else if kinds.iter().all(|k| *k == ChangeKind::Undeprecated) {
+                "undep"
             } else if kinds.iter().all(deprecation) {
                 "dep"
             } else if kinds.iter().any(deprecation) {

@@ -63,7 +63,8 @@ pub struct SchemaDoc {
     /// Definitions by schema name.
     pub defs: BTreeMap<String, Value>,
     /// What loading ignored or normalised, each `file at pointer: what` (a vendor
-    /// extension, a value listed twice), in document order: reported, never silent.
+    /// extension, a value listed twice), in a fixed order (definitions and keywords by
+    /// name): reported, never silent.
     pub notes: Vec<String>,
 }
 
@@ -142,8 +143,15 @@ pub fn parse(file: &str, text: &str) -> Result<SchemaDoc, Error> {
         Dialect::Draft07 => "definitions",
         Dialect::Draft2020_12 => "$defs",
     };
+    let mut notes = Vec::new();
     for key in root.keys() {
-        if key != "$schema" && key != defs_key {
+        if key.starts_with("x-") {
+            notes.push(format!(
+                "{file} at /{}: `{key}` ignored: a vendor extension (`x-`), not JSON Schema; \
+                 it does not change the types",
+                escape_pointer(key)
+            ));
+        } else if key != "$schema" && key != defs_key {
             return Err(Error::at(
                 file,
                 &format!("/{}", escape_pointer(key)),
@@ -162,7 +170,7 @@ pub fn parse(file: &str, text: &str) -> Result<SchemaDoc, Error> {
         file: file.to_string(),
         dialect,
         defs: defs.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        notes: Vec::new(),
+        notes,
     })
 }
 
@@ -173,7 +181,7 @@ pub fn load(file: &str, text: &str) -> Result<SchemaDoc, Error> {
     for (name, schema) in &doc.defs {
         check_keywords(&doc, schema, &doc.def_pointer(name), &mut notes)?;
     }
-    doc.notes = notes;
+    doc.notes.extend(notes);
     Ok(doc)
 }
 

@@ -938,6 +938,9 @@ impl Lowerer<'_> {
                         }
                         _ => vec![self.signature_within(inner, at, within)?],
                     },
+                    // An array of arrays: the rules see that the element is an array and
+                    // look no further (an array that holds itself ends here).
+                    TypeRef::Array(_) => vec![Signature::unknown(JsonKind::Array)],
                     _ => vec![self.signature_within(inner, at, within)?],
                 };
                 // The rules look at the first element only, not into arrays inside it: so
@@ -1193,8 +1196,10 @@ impl Lowerer<'_> {
             .types
             .iter()
             .map(|(n, t)| {
+                // Every by-value reference, those to `overrides::BOXED` types too: a field
+                // of such a type is boxed below anyway, but an arm or an alias of it is not.
                 let holds = |i: usize, ty: &TypeRef| match self.resolve(ty) {
-                    TypeRef::Named(to) if !crate::overrides::boxed(to) => Some((i, to.clone())),
+                    TypeRef::Named(to) => Some((i, to.clone())),
                     _ => None,
                 };
                 let edges = match &t.kind {

@@ -182,6 +182,8 @@ pub const SHADOWING: &[&str] = &[
     "TryInto",
     "AsRef",
     "AsMut",
+    "Future",
+    "IntoFuture",
     "FromIterator",
     // What the crate's users name beside it.
     "Value",
@@ -190,9 +192,9 @@ pub const SHADOWING: &[&str] = &[
     "Deserialize",
 ];
 
-/// The Rust name of a type in a version module (a definition, a const marker): as
-/// [`type_name`], with `Object` added to a name in [`SHADOWING`] (`Option` →
-/// `OptionObject`), the way `overrides::RENAMES` names `Result` and `Error`.
+/// The Rust name of a definition: as [`type_name`], with `Object` added to a name in
+/// [`SHADOWING`] (`Option` → `OptionObject`), the way `overrides::RENAMES` names `Result`
+/// and `Error`.
 pub fn item_name(name: &str) -> String {
     let out = type_name(name);
     if SHADOWING.contains(&out.as_str()) {

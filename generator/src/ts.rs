@@ -39,7 +39,8 @@ pub struct ExampleLink {
 pub struct Annotations {
     /// Every documented declaration or member with a `@deprecated` tag, in file order.
     pub deprecated: Vec<Tagged>,
-    /// Every `{@includeCode}` example, in file order (a file linked twice counts once).
+    /// Every `{@includeCode}` example, in file order (a file linked twice counts once,
+    /// under its first title).
     pub examples: Vec<ExampleLink>,
 }
 
@@ -112,6 +113,9 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
                         None => return Err(format!("line {line}: a string never ends")),
                         Some('\\') => {
                             if let Some(&e) = chars.get(i + 1) {
+                                if e == '\n' {
+                                    line += 1;
+                                }
                                 s.push(e);
                             }
                             i += 2;
@@ -168,7 +172,10 @@ fn comment_lines(doc: &str) -> Vec<String> {
 /// The `@deprecated` text of a comment: the tag's line and the ones after it up to the
 /// next tag or blank line, joined with spaces.
 fn deprecated_text(lines: &[String]) -> Option<String> {
-    let start = lines.iter().position(|l| l.starts_with("@deprecated"))?;
+    let start = lines.iter().position(|l| {
+        l.strip_prefix("@deprecated")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+    })?;
     let mut words = vec![lines[start]["@deprecated".len()..].trim().to_string()];
     for l in &lines[start + 1..] {
         if l.is_empty() || l.starts_with('@') {
@@ -234,7 +241,8 @@ impl Reader {
         let Some((text, line)) = doc else { return };
         let lines = comment_lines(&text);
         for link in example_links(&lines) {
-            if !self.out.examples.contains(&link) {
+            // A file linked again (under another title, say) is one example.
+            if !self.out.examples.iter().any(|e| e.file == link.file) {
                 self.out.examples.push(link);
             }
         }
@@ -260,6 +268,10 @@ impl Reader {
                     return;
                 }
                 Token::Punct('}') if depth == 0 => return,
+                // A type without its `;`: the next documented member or declaration
+                // begins here.
+                Token::Doc(..) if depth == 0 => return,
+                Token::Name(ref n) if depth == 0 && n == "export" => return,
                 Token::Punct('{') if depth == 0 => {
                     self.at += 1;
                     self.members(def, path);
@@ -599,6 +611,35 @@ export type Other = Thing | { a: 1; b?: string };
         );
         assert_eq!(a.examples_of("Thing").count(), 1);
         assert_eq!(a.examples_of("Other").count(), 0);
+    }
+
+    #[test]
+    fn a_missing_semicolon_or_a_longer_tag_does_not_misplace_tags() {
+        let ts = r#"
+export type A = "a" | "b"
+/** @deprecated B is gone. */
+export interface B {
+  x: string
+  /** @deprecatedSoon not a deprecation */
+  y: number
+  /** @deprecated Z too. */
+  z: string
+}
+/** @example One
+ * {@includeCode ./examples/B/one.json}
+ * @example One again
+ * {@includeCode ./examples/B/one.json}
+ */
+export type C = B;
+"#;
+        let a = read(ts).unwrap();
+        let got: Vec<(&str, Vec<String>)> = a
+            .deprecated
+            .iter()
+            .map(|t| (t.def.as_str(), t.path.clone()))
+            .collect();
+        assert_eq!(got, [("B", vec![]), ("B", vec!["z".to_string()])]);
+        assert_eq!(a.examples.len(), 1);
     }
 
     #[test]

@@ -117,6 +117,11 @@ mod {module} {{
         let _: Vec<u8> = <Vec<u8> as Default>::default();
         Some(Ok(vec![String::new()]))
     }}
+
+    #[allow(dead_code)]
+    fn futures_intact() -> impl Future<Output = ()> + Send {{
+        async {{}}
+    }}
 }}
 "#
         ));

@@ -139,8 +139,8 @@ impl Serialize for Id {
         match self {
             Id::Integer(i) => serializer.serialize_i64(*i),
             Id::String(s) => serializer.serialize_str(s),
-            // As it came: serde_json writes the raw text (another serializer gets the
-            // number it reads).
+            // As it came: serde_json writes the raw text. (Another serializer gets
+            // serde_json's raw-value token: encode messages with serde_json.)
             Id::Written { text, .. } => serde_json::from_str::<&RawValue>(text)
                 .map_err(serde::ser::Error::custom)?
                 .serialize(serializer),
@@ -191,12 +191,13 @@ impl<'de> Deserialize<'de> for Id {
     }
 }
 
-/// The `i64` a double holds exactly, if it is whole and in range (`-0` is 0).
+/// The integer a number written with a fraction or an exponent stands for: a whole
+/// double less than 2^53 in size (`-0` is 0), the range in which a double holds every
+/// integer, so the same text gives the same integer on every path
+/// (`serde_helpers::Integer` keeps to the same range).
 fn whole_i64(v: f64) -> Option<i64> {
-    // -2^63 is a double; 2^63 is the first one past the range.
-    const MIN: f64 = -9_223_372_036_854_775_808.0;
-    const END: f64 = 9_223_372_036_854_775_808.0;
-    (v.fract() == 0.0 && (MIN..END).contains(&v)).then_some(v as i64)
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    (v.fract() == 0.0 && v.abs() < EXACT).then_some(v as i64)
 }
 
 impl From<i64> for Id {
@@ -796,8 +797,9 @@ fn id_of(raw: &str) -> Option<Id> {
         b'"' => string_of(raw).map(|s| Id::String(s.into_owned())),
         b'-' | b'0'..=b'9' => match raw.parse::<i64>() {
             Ok(value) if raw != "-0" => Some(Id::Integer(value)),
+            // Read by serde_json, as every other path reads the number.
             _ => Some(Id::Written {
-                value: whole_i64(raw.parse().ok()?)?,
+                value: whole_i64(serde_json::from_str(raw).ok()?)?,
                 text: raw.to_string(),
             }),
         },

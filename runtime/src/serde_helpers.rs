@@ -444,7 +444,8 @@ impl<'de> Deserialize<'de> for Key<'de> {
 }
 
 /// An integer as JSON Schema counts integers: any number without a fractional part
-/// (`1.0`, `1E2` and `-0` too), within the type's range. `Option`s of them read `null` as
+/// (`1.0`, `1E2` and `-0` too), within the type's range; written with a fraction or an
+/// exponent, less than 2^53 in size (where a double holds every integer). `Option`s of them read `null` as
 /// `None`.
 #[doc(hidden)]
 pub trait Integer: Sized {
@@ -466,17 +467,18 @@ impl<T: TryFrom<i64> + TryFrom<u64>> serde::de::Visitor<'_> for IntegerVisitor<T
         T::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
     }
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<T, E> {
-        // A whole number converts exactly within [-2^63, 2^64); `-0` is 0.
-        const MIN: f64 = -9_223_372_036_854_775_808.0;
-        const END: f64 = 18_446_744_073_709_551_616.0;
+        // A number written with a fraction or an exponent counts as an integer when it is
+        // whole and less than 2^53 in size, where a double holds every integer exactly (so
+        // `1E2` is 100 on every path; an id is read the same way); `-0` is 0.
+        const EXACT: f64 = 9_007_199_254_740_992.0;
         if v.fract() != 0.0 || !v.is_finite() {
             Err(E::invalid_type(serde::de::Unexpected::Float(v), &self))
-        } else if (MIN..0.0).contains(&v) {
-            self.visit_i64(v as i64)
-        } else if (0.0..END).contains(&v) || v == 0.0 {
-            self.visit_u64(v as u64)
-        } else {
+        } else if v.abs() >= EXACT {
             Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+        } else if v < 0.0 {
+            self.visit_i64(v as i64)
+        } else {
+            self.visit_u64(v as u64)
         }
     }
 }

@@ -612,14 +612,25 @@ async fn an_id_is_echoed_exactly_as_it_came() {
             );
         }
     }
-    // Not an integer: no id to echo.
-    let answer = raw(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#)
+    // Not an integer, or not one every path reads alike (written with an exponent or a
+    // fraction, 2^53 or more in size; past i64): no id to echo.
+    for written in ["1.5", "1E300", "9007199254740993.0", "-9223372036854775809"] {
+        let answer = raw(&format!(
+            r#"{{"jsonrpc":"2.0","id":{written},"method":"ping"}}"#
+        ))
         .await
         .unwrap();
-    assert_eq!(
-        (answer["id"].clone(), answer["error"]["code"].clone()),
-        (Value::Null, json!(-32600))
-    );
+        assert_eq!(
+            (answer["id"].clone(), answer["error"]["code"].clone()),
+            (Value::Null, json!(-32600)),
+            "{written}"
+        );
+    }
+    // The largest such integer is fine.
+    let text = raw_text(r#"{"jsonrpc":"2.0","id":9007199254740991.0,"method":"ping"}"#)
+        .await
+        .unwrap();
+    assert!(text.contains(r#""id":9007199254740991.0"#), "{text}");
 }
 
 #[test]

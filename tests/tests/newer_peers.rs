@@ -257,7 +257,16 @@ fn integer_properties_take_any_number_json_schema_counts_as_an_integer() {
         // The same number: nothing for a strict check to report.
         strict::from_str::<m::CreateMessageRequestParams>(&text).unwrap();
     }
-    for written in ["10.5", "1E300", "-1E19", "9223372036854775808"] {
+    for written in [
+        "10.5",
+        "1E300",
+        "-1E19",
+        "9223372036854775808",
+        // Written with an exponent or a fraction, an integer counts below 2^53, where a
+        // double holds every one (2^53 + 1 would read as 2^53).
+        "9007199254740993.0",
+        "9.007199254740992E15",
+    ] {
         let text = format!(r#"{{"messages":[],"maxTokens":{written}}}"#);
         let e = mcp_spec_types::rt::path::from_str::<m::CreateMessageRequestParams>(&text)
             .expect_err(written);

@@ -219,6 +219,13 @@ fn codegen(root: &Path, check: bool) -> Result<ExitCode, String> {
 
 /// Loads a side of a diff: a vendored version by name, or a schema file by path.
 fn side(root: &Path, spec: &str) -> Result<mcp_codegen::model::Model, String> {
+    // A vendored version reads as codegen reads it (its schema.ts and examples too), so
+    // its deprecations show in the diff as they do in generated/diffs/.
+    if let Ok(inputs) = workspace::inputs(root) {
+        if let Some(input) = inputs.iter().find(|i| i.version == spec) {
+            return mcp_codegen::model_of(input).map_err(|e| e.to_string());
+        }
+    }
     let vendored = root.join("schema").join(spec).join("schema.json");
     let (path, version) = if vendored.is_file() {
         (vendored, spec.to_string())

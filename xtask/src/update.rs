@@ -84,8 +84,11 @@ fn validate(version: &str, f: &Fetched) -> Result<(), String> {
     let text = std::str::from_utf8(&f.schema).map_err(|_| format!("{name}: not UTF-8"))?;
     load::parse(&name, text).map_err(|e| format!("refusing {e}"))?;
     if let Some(ts) = &f.ts {
-        std::str::from_utf8(ts)
+        let text = std::str::from_utf8(ts)
             .map_err(|_| format!("refusing upstream {version}/schema.ts: not UTF-8"))?;
+        // What codegen will read of it must read: its doc comments' tags and links.
+        mcp_codegen::ts::read(text)
+            .map_err(|e| format!("refusing upstream {version}/schema.ts: {e}"))?;
     }
     for (rel, bytes) in f.examples.iter().flatten() {
         if rel.ends_with(".json") {

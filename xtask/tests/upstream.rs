@@ -677,4 +677,21 @@ fn schema_ts_is_fetched_locked_and_its_changes_are_drift() {
         fetch.stderr
     );
     assert_eq!(snapshot(&root.join("schema")), before);
+
+    // So is one the generator cannot read (a doc comment that never ends).
+    std::fs::write(
+        upstream.join("2025-03-26/schema.ts"),
+        "/** never closed\nexport interface A {}\n",
+    )
+    .unwrap();
+    let fetch = xtask(&root, &["fetch", "--from", from], &[]);
+    assert_eq!(fetch.code, 2, "{}{}", fetch.stdout, fetch.stderr);
+    assert!(
+        fetch
+            .stderr
+            .contains("refusing upstream 2025-03-26/schema.ts: line 1: a comment never ends"),
+        "{}",
+        fetch.stderr
+    );
+    assert_eq!(snapshot(&root.join("schema")), before);
 }

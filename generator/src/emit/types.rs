@@ -119,6 +119,26 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether a property or an arm holds an integer (through type aliases too): it then
+    /// reads any number JSON Schema counts as an integer.
+    fn is_integer(&self, ty: &TypeRef) -> bool {
+        let mut ty = ty;
+        for _ in 0..32 {
+            match ty {
+                TypeRef::Integer | TypeRef::Unsigned => return true,
+                TypeRef::Named(n) => match self.types.get(n.as_str()).map(|t| &t.kind) {
+                    Some(Kind::Alias {
+                        target,
+                        newtype: false,
+                    }) => ty = target,
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// The type of a property or a union's arm: as [`ty`](Self::ty), behind a `Box` where
     /// the model says so (it closes a cycle, or `overrides::BOXED` lists its type).
     fn held_ty(&self, ty: &TypeRef, boxed: bool) -> TokenStream {
@@ -363,7 +383,7 @@ impl Emitter<'_> {
             let field = ident(&f.name);
             let wire = &f.wire;
             // An integer property reads any number JSON Schema counts as an integer.
-            let int = matches!(f.ty, TypeRef::Integer | TypeRef::Unsigned);
+            let int = self.is_integer(&f.ty);
             let how = match (f.required, f.nullable, int) {
                 (true, _, false) => quote!(),
                 (true, _, true) => quote!(int),
@@ -487,7 +507,7 @@ impl Emitter<'_> {
         // An integer arm reads any number JSON Schema counts as an integer.
         let hows = variants
             .iter()
-            .map(|v| matches!(v.ty, TypeRef::Integer | TypeRef::Unsigned).then(|| quote!(int)));
+            .map(|v| self.is_integer(&v.ty).then(|| quote!(int)));
         let shortcuts = build::union_shortcuts(t, variants, &self.types);
         let from_impls = variants
             .iter()
