@@ -139,11 +139,19 @@ impl Serialize for Id {
         match self {
             Id::Integer(i) => serializer.serialize_i64(*i),
             Id::String(s) => serializer.serialize_str(s),
-            // As it came: serde_json writes the raw text. (Another serializer gets
-            // serde_json's raw-value token: encode messages with serde_json.)
-            Id::Written { text, .. } => serde_json::from_str::<&RawValue>(text)
-                .map_err(serde::ser::Error::custom)?
-                .serialize(serializer),
+            // As it came, when its text is the JSON number of its value (the fields are
+            // public: anything else is written as the value). serde_json writes the raw
+            // text; another serializer gets serde_json's raw-value token, so encode
+            // messages with serde_json.
+            Id::Written { value, text } => match serde_json::from_str::<&RawValue>(text) {
+                Ok(raw)
+                    if serde_json::from_str::<f64>(text).ok().and_then(whole_i64)
+                        == Some(*value) =>
+                {
+                    raw.serialize(serializer)
+                }
+                _ => serializer.serialize_i64(*value),
+            },
         }
     }
 }

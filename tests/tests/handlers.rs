@@ -671,6 +671,16 @@ fn an_id_written_another_way_is_the_same_id() {
             "{incoming:?}"
         );
     }
+    // Written back as it came only when the text is the number of its value (the fields
+    // are public): anything else is written as the value.
+    let written = |value: i64, text: &str| Id::Written {
+        value,
+        text: text.to_string(),
+    };
+    assert_eq!(serde_json::to_string(&written(100, "1E2")).unwrap(), "1E2");
+    assert_eq!(serde_json::to_string(&written(1, "\"x\"")).unwrap(), "1");
+    assert_eq!(serde_json::to_string(&written(1, "abc")).unwrap(), "1");
+    assert_eq!(serde_json::to_string(&written(7, "1E2")).unwrap(), "7");
     // Ids order by value, integers before strings.
     let mut ids: Vec<Id> = ["\"a\"", "2.0", "1", "-1E0"]
         .iter()
