@@ -353,9 +353,14 @@ pub fn route(message: &[u8]) -> Route {
 /// the peer to call back given. What a session engine drives; the generated
 /// `handlers::Server` and `handlers::Client` of each version implement it with that
 /// version's `serve_*_message`.
+///
+/// An engine calls `serve` for each message in the order the messages arrive, and runs
+/// the futures it returns concurrently: what must follow arrival order (choosing the
+/// protocol version a connection speaks, say) belongs in `serve` itself, before the
+/// future.
 pub trait Service: Send + Sync + 'static {
     /// The answer to send back, if any (none for a notification).
-    fn serve<'a>(&'a self, peer: Peer, message: &'a [u8]) -> BoxFuture<'a, Option<String>>;
+    fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>>;
 }
 
 /// One incoming message, as the generated `serve_*_message` functions handle it.

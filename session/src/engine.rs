@@ -237,7 +237,8 @@ impl Session {
     }
 
     /// Serves the connection until `incoming` ends: each message is routed by the crate's
-    /// one decoder (`rt::service::route`). A response completes the call that awaits its
+    /// one decoder (`rt::service::route`), and handed to `service` in the order messages
+    /// arrive (see [`Service`]). A response completes the call that awaits its
     /// id; a request is served by `service` in a task of its own (up to
     /// [`Limits::requests_in_flight`] at once), its answer sent when it is ready;
     /// `notifications/cancelled` stops the handler of the request it names (which is then
@@ -312,9 +313,7 @@ impl Session {
             } else {
                 let (task, handle) = abortable(serve(
                     self.inner.clone(),
-                    self.peer.clone(),
-                    service.clone(),
-                    message,
+                    service.clone().serve(self.peer.clone(), message),
                 ));
                 running.insert(id.clone(), handle);
                 let inner = self.inner.clone();
@@ -358,12 +357,8 @@ impl Session {
         service: &Arc<S>,
         spawn: &dyn Spawn,
     ) {
-        spawn.spawn(Box::pin(serve(
-            self.inner.clone(),
-            self.peer.clone(),
-            service.clone(),
-            message,
-        )));
+        let answer = service.clone().serve(self.peer.clone(), message);
+        spawn.spawn(Box::pin(serve(self.inner.clone(), answer)));
     }
 
     /// Ends the session: calls waiting for a response fail, handlers still running stop.
@@ -391,9 +386,9 @@ impl Session {
     }
 }
 
-/// Serves one message and sends its answer, if it has one.
-async fn serve<S: Service>(inner: Arc<Inner>, peer: Peer, service: Arc<S>, message: String) {
-    if let Some(answer) = service.serve(peer, message.as_bytes()).await {
+/// Waits for the answer to one message and sends it, if it has one.
+async fn serve(inner: Arc<Inner>, answer: BoxFuture<'static, Option<String>>) {
+    if let Some(answer) = answer.await {
         inner.send(answer);
     }
 }

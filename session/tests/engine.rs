@@ -329,3 +329,44 @@ async fn a_peer_that_closes_fails_the_pending_calls() {
         Err(CallError::Transport(_))
     ));
 }
+
+/// Records the order in which the engine hands it messages, then answers nothing.
+struct Order(Mutex<Vec<String>>);
+
+impl mcp_spec_types::rt::service::Service for Order {
+    fn serve(
+        self: Arc<Self>,
+        _peer: mcp_spec_types::rt::service::Peer,
+        message: String,
+    ) -> mcp_spec_types::rt::service::BoxFuture<'static, Option<String>> {
+        self.0.lock().unwrap().push(message);
+        Box::pin(async {
+            tokio::task::yield_now().await;
+            None
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_service_gets_messages_in_the_order_they_arrive() {
+    let order = Arc::new(Order(Mutex::new(Vec::new())));
+    let session = Session::new(|_| Ok(()));
+    let sent: Vec<String> = (0..200)
+        .map(|i| match i % 2 {
+            0 => format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#),
+            _ => format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{i},"progress":1}}}}"#
+            ),
+        })
+        .collect();
+    // Requests and notifications alike, each served in a task of its own: the service
+    // still sees them in order (what, say, choosing a protocol version relies on).
+    session
+        .run(
+            futures_util::stream::iter(sent.clone()),
+            order.clone(),
+            &mcp_spec_session::Tokio,
+        )
+        .await;
+    assert_eq!(*order.0.lock().unwrap(), sent);
+}

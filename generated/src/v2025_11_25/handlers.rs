@@ -836,16 +836,21 @@ impl<H: ServerHandler, P: Policy> Server<H, P> {
 
 impl<H: ServerHandler + 'static, P: Policy + 'static> crate::rt::service::Service
 for Server<H, P> {
-    fn serve<'a>(
-        &'a self,
+    fn serve(
+        self: ::std::sync::Arc<Self>,
         peer: crate::rt::service::Peer,
-        message: &'a [u8],
+        message: ::std::string::String,
     ) -> crate::rt::service::BoxFuture<
-        'a,
+        'static,
         ::std::option::Option<::std::string::String>,
     > {
         ::std::boxed::Box::pin(async move {
-            serve_client_message(&self.handler, &self.policy, &ClientPeer(peer), message)
+            serve_client_message(
+                    &self.handler,
+                    &self.policy,
+                    &ClientPeer(peer),
+                    message.as_bytes(),
+                )
                 .await
         })
     }
@@ -882,16 +887,21 @@ impl<H: ClientHandler, P: Policy> Client<H, P> {
 
 impl<H: ClientHandler + 'static, P: Policy + 'static> crate::rt::service::Service
 for Client<H, P> {
-    fn serve<'a>(
-        &'a self,
+    fn serve(
+        self: ::std::sync::Arc<Self>,
         peer: crate::rt::service::Peer,
-        message: &'a [u8],
+        message: ::std::string::String,
     ) -> crate::rt::service::BoxFuture<
-        'a,
+        'static,
         ::std::option::Option<::std::string::String>,
     > {
         ::std::boxed::Box::pin(async move {
-            serve_server_message(&self.handler, &self.policy, &ServerPeer(peer), message)
+            serve_server_message(
+                    &self.handler,
+                    &self.policy,
+                    &ServerPeer(peer),
+                    message.as_bytes(),
+                )
                 .await
         })
     }

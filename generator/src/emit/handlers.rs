@@ -429,13 +429,13 @@ fn services() -> TokenStream {
             }
 
             impl<H: #handler + 'static, P: Policy + 'static> crate::rt::service::Service for #name<H, P> {
-                fn serve<'a>(
-                    &'a self,
+                fn serve(
+                    self: ::std::sync::Arc<Self>,
                     peer: crate::rt::service::Peer,
-                    message: &'a [u8],
-                ) -> crate::rt::service::BoxFuture<'a, ::std::option::Option<::std::string::String>> {
+                    message: ::std::string::String,
+                ) -> crate::rt::service::BoxFuture<'static, ::std::option::Option<::std::string::String>> {
                     ::std::boxed::Box::pin(async move {
-                        #dispatch(&self.handler, &self.policy, &#peer(peer), message).await
+                        #dispatch(&self.handler, &self.policy, &#peer(peer), message.as_bytes()).await
                     })
                 }
             }
