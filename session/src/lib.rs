@@ -10,7 +10,10 @@
 //! `notifications/cancelled`, bounds the requests in flight ([`Limits`]), and when the
 //! connection ends fails every pending call with a clear error. What serves the peer is
 //! any [`Service`](mcp_spec_types::rt::service::Service): a version's
-//! `handlers::Server::new(handler)` or `handlers::Client::new(handler)`.
+//! `handlers::Server::new(handler)` or `handlers::Client::new(handler)`, or, for a server
+//! that speaks several protocol versions, [`Versions`], which picks the version each
+//! connection speaks from its first `initialize` (or the version a discover-era request
+//! names).
 //!
 //! The engine has no runtime of its own: it starts tasks through a [`Spawn`] (any
 //! `Fn(BoxFuture)`; with the `tokio` feature, [`Tokio`]). The types crate stays on serde
@@ -19,8 +22,10 @@
 mod engine;
 #[cfg(feature = "stdio")]
 pub mod stdio;
+mod versions;
 
 pub use engine::{Builder, Event, Limits, Session, Spawn};
+pub use versions::Versions;
 
 /// Starts tasks with `tokio::spawn` (on the runtime the caller is in).
 #[cfg(feature = "tokio")]
