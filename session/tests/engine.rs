@@ -24,6 +24,7 @@ impl Drop for DropFlag {
 
 #[derive(Default)]
 struct Tools {
+    started: Arc<AtomicBool>,
     stopped: Arc<AtomicBool>,
 }
 
@@ -57,12 +58,18 @@ impl ServerHandler for Tools {
             // Never finishes: only cancellation ends it.
             "forever" => {
                 let _flag = DropFlag(self.stopped.clone());
+                self.started.store(true, Ordering::SeqCst);
                 std::future::pending::<()>().await;
                 unreachable!()
             }
             "slow" => {
                 tokio::time::sleep(Duration::from_millis(300)).await;
                 Ok(v::CallToolResult::text("slept").into())
+            }
+            // Long enough to stay in flight while a loaded machine sends the next ones.
+            "slower" => {
+                tokio::time::sleep(Duration::from_secs(2)).await;
+                Ok(v::CallToolResult::text("slept long").into())
             }
             other => Err(ErrorObject::invalid_params(format!("no tool {other}"))),
         }
@@ -156,7 +163,7 @@ async fn requests_are_served_concurrently_on_one_thread_too() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_call_stops_its_handler_and_is_not_answered() {
     let tools = Tools::default();
-    let stopped = tools.stopped.clone();
+    let (started, stopped) = (tools.started.clone(), tools.stopped.clone());
     let (server, client, _) = pair(tools);
     let call = tokio::spawn({
         let server = server.clone();
@@ -166,8 +173,13 @@ async fn a_cancelled_call_stops_its_handler_and_is_not_answered() {
                 .await
         }
     });
-    // The first request of this peer has id 1.
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The first request of this peer has id 1; cancel it once its handler runs.
+    within("the handler to start", async {
+        while !started.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await;
     let cancel = v::CancelledNotificationParams {
         request_id: Some(v::RequestId::Integer(1)),
         ..Default::default()
@@ -249,10 +261,12 @@ async fn bad_peers_do_not_break_the_session() {
 
     // A response to nothing: reported and dropped, nothing sent back.
     raw.send(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#).await;
-    // Two slow requests fill the limit; a third is answered -32603 at once, and a
+    // Two slower requests fill the limit; a third is answered -32603 at once, and a
     // repeated id -32600.
     let call = |id: u32| {
-        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"slow"}}}}"#)
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"slower"}}}}"#
+        )
     };
     raw.send(&call(10)).await;
     raw.send(&call(10)).await;
@@ -350,7 +364,12 @@ impl mcp_spec_types::rt::service::Service for Order {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_service_gets_messages_in_the_order_they_arrive() {
     let order = Arc::new(Order(Mutex::new(Vec::new())));
-    let session = Session::new(|_| Ok(()));
+    // Room for every request at once (past the limit a request is refused, not served).
+    let session = Session::builder()
+        .limits(Limits {
+            requests_in_flight: 1000,
+        })
+        .build(|_| Ok(()));
     let sent: Vec<String> = (0..200)
         .map(|i| match i % 2 {
             0 => format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#),
