@@ -193,8 +193,8 @@ pub const SHADOWING: &[&str] = &[
 ];
 
 /// The Rust name of a definition: as [`type_name`], with `Object` added to a name in
-/// [`SHADOWING`] (`Option` → `OptionObject`), the way `overrides::RENAMES` names `Result`
-/// and `Error`.
+/// [`SHADOWING`] (`Option` → `OptionObject`, `Result` → `ResultObject`), the way
+/// `overrides::RENAMES` names `Error`.
 pub fn item_name(name: &str) -> String {
     let out = type_name(name);
     if SHADOWING.contains(&out.as_str()) {

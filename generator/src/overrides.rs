@@ -2,13 +2,10 @@
 //! the schema. Every entry names the schema definition it is about and says why.
 //! Nothing else in the generator special-cases a definition by name.
 
-/// Definitions whose schema name would make a poor or hazardous Rust name.
+/// Definitions whose schema name would make a poor or hazardous Rust name. (A name that
+/// would shadow the prelude, `Result` among them, needs no entry: `names::item_name`
+/// renames every such name.)
 pub const RENAMES: &[(&str, &str, &str)] = &[
-    (
-        "Result",
-        "ResultObject",
-        "`Result` would shadow `std::result::Result` for anyone who writes `use v…::*`",
-    ),
     (
         "Error",
         "ErrorObject",

@@ -18,8 +18,8 @@ pub struct Tagged {
     pub def: String,
     /// The member path inside it (`["sampling", "context"]`); empty for the declaration.
     pub path: Vec<String>,
-    /// The `@deprecated` text, if any, its lines joined.
-    pub deprecated: Option<String>,
+    /// The `@deprecated` text, its lines joined.
+    pub deprecated: String,
     /// The 1-based line of the comment, for messages.
     pub line: usize,
 }
@@ -250,7 +250,7 @@ impl Reader {
             self.out.deprecated.push(Tagged {
                 def: def.to_string(),
                 path: path.to_vec(),
-                deprecated: Some(deprecated),
+                deprecated,
                 line,
             });
         }
@@ -412,9 +412,7 @@ pub fn annotate(
         .map(|(i, t)| (t.name.clone(), i))
         .collect();
     for tag in &a.deprecated {
-        let Some(text) = &tag.deprecated else {
-            continue;
-        };
+        let text = &tag.deprecated;
         let shown = std::iter::once(tag.def.as_str())
             .chain(tag.path.iter().map(String::as_str))
             .collect::<Vec<_>>()
@@ -581,7 +579,7 @@ export type Other = Thing | { a: 1; b?: string };
         let got: Vec<(String, Vec<String>, String)> = a
             .deprecated
             .iter()
-            .map(|t| (t.def.clone(), t.path.clone(), t.deprecated.clone().unwrap()))
+            .map(|t| (t.def.clone(), t.path.clone(), t.deprecated.clone()))
             .collect();
         let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(

@@ -45,6 +45,7 @@ use serde_json::{Map, Value};
 use super::json::{self, Checked, Noted};
 use super::method::Request;
 use super::path::{self, DecodeError};
+use super::serde_helpers::exact_integer;
 
 /// JSON-RPC's standard error codes.
 pub mod codes {
@@ -145,7 +146,9 @@ impl Serialize for Id {
             // messages with serde_json.
             Id::Written { value, text } => match serde_json::from_str::<&RawValue>(text) {
                 Ok(raw)
-                    if serde_json::from_str::<f64>(text).ok().and_then(whole_i64)
+                    if serde_json::from_str::<f64>(text)
+                        .ok()
+                        .and_then(exact_integer)
                         == Some(*value) =>
                 {
                     raw.serialize(serializer)
@@ -180,7 +183,7 @@ impl<'de> Deserialize<'de> for Id {
             // The text is gone by now: the number as serde_json writes it stands in.
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Id, E> {
                 let text = serde_json::Number::from_f64(v).map(|n| n.to_string());
-                match (whole_i64(v), text) {
+                match (exact_integer(v), text) {
                     (Some(value), Some(text)) => Ok(Id::Written { value, text }),
                     _ => Err(E::invalid_value(
                         serde::de::Unexpected::Float(v),
@@ -197,15 +200,6 @@ impl<'de> Deserialize<'de> for Id {
         }
         deserializer.deserialize_any(IdVisitor)
     }
-}
-
-/// The integer a number written with a fraction or an exponent stands for: a whole
-/// double less than 2^53 in size (`-0` is 0), the range in which a double holds every
-/// integer, so the same text gives the same integer on every path
-/// (`serde_helpers::Integer` keeps to the same range).
-fn whole_i64(v: f64) -> Option<i64> {
-    const EXACT: f64 = 9_007_199_254_740_992.0;
-    (v.fract() == 0.0 && v.abs() < EXACT).then_some(v as i64)
 }
 
 impl From<i64> for Id {
@@ -807,7 +801,7 @@ fn id_of(raw: &str) -> Option<Id> {
             Ok(value) if raw != "-0" => Some(Id::Integer(value)),
             // Read by serde_json, as every other path reads the number.
             _ => Some(Id::Written {
-                value: whole_i64(serde_json::from_str(raw).ok()?)?,
+                value: exact_integer(serde_json::from_str(raw).ok()?)?,
                 text: raw.to_string(),
             }),
         },

@@ -453,6 +453,15 @@ pub trait Integer: Sized {
     fn decode<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
 }
 
+/// The integer a number written with a fraction or an exponent (read as a double) stands
+/// for: a whole double less than 2^53 in size, the range in which a double holds every
+/// integer, so the same text gives the same integer on every path (integer properties and
+/// arms here, the envelope's id in `jsonrpc`); `-0` is 0.
+pub(crate) fn exact_integer(v: f64) -> Option<i64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    (v.fract() == 0.0 && v.abs() < EXACT).then_some(v as i64)
+}
+
 struct IntegerVisitor<T>(std::marker::PhantomData<T>);
 
 impl<T: TryFrom<i64> + TryFrom<u64>> serde::de::Visitor<'_> for IntegerVisitor<T> {
@@ -467,18 +476,13 @@ impl<T: TryFrom<i64> + TryFrom<u64>> serde::de::Visitor<'_> for IntegerVisitor<T
         T::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
     }
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<T, E> {
-        // A number written with a fraction or an exponent counts as an integer when it is
-        // whole and less than 2^53 in size, where a double holds every integer exactly (so
-        // `1E2` is 100 on every path; an id is read the same way); `-0` is 0.
-        const EXACT: f64 = 9_007_199_254_740_992.0;
-        if v.fract() != 0.0 || !v.is_finite() {
-            Err(E::invalid_type(serde::de::Unexpected::Float(v), &self))
-        } else if v.abs() >= EXACT {
-            Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
-        } else if v < 0.0 {
-            self.visit_i64(v as i64)
-        } else {
-            self.visit_u64(v as u64)
+        match exact_integer(v) {
+            Some(i) if i < 0 => self.visit_i64(i),
+            Some(i) => self.visit_u64(i.unsigned_abs()),
+            None if v.fract() != 0.0 || !v.is_finite() => {
+                Err(E::invalid_type(serde::de::Unexpected::Float(v), &self))
+            }
+            None => Err(E::invalid_value(serde::de::Unexpected::Float(v), &self)),
         }
     }
 }
