@@ -164,8 +164,8 @@ impl crate::rt::service::Policy for InitializeFirst {
 
 /// The discover era's rule, enforced for a server: a [`Policy`](crate::rt::service::Policy)
 /// that refuses every request whose `_meta` does not carry a protocol version the server
-/// supports ([`PROTOCOL_VERSION_META_KEY`]), with the `UnsupportedProtocolVersionError`
-/// the schema defines: -32022 and `data: {"supported": [...], "requested": "..."}`.
+/// supports ([`PROTOCOL_VERSION_META_KEY`]) and the client's capabilities: see
+/// [`check_envelope`].
 #[derive(Debug, Clone)]
 pub struct RequireVersion {
     supported: Vec<ProtocolVersion>,
@@ -190,24 +190,74 @@ impl crate::rt::service::Policy for RequireVersion {
         _method: &str,
         meta: Option<&crate::rt::service::Meta>,
     ) -> Result<(), crate::rt::jsonrpc::ErrorObject> {
-        let requested = meta.and_then(|m| m.get(PROTOCOL_VERSION_META_KEY));
-        let requested = requested
-            .as_ref()
-            .and_then(crate::rt::serde_json::Value::as_str)
-            .unwrap_or("");
-        match ProtocolVersion::check_request(requested, &self.supported) {
-            Ok(_) => Ok(()),
-            Err(_) => {
-                let supported: Vec<&str> = self.supported.iter().map(|v| v.as_str()).collect();
-                Err(crate::rt::jsonrpc::ErrorObject::new(
-                    -32022,
-                    format!("unsupported protocol version `{requested}`"),
-                )
-                .with_data(crate::rt::serde_json::json!({
-                    "supported": supported,
-                    "requested": requested,
-                })))
-            }
-        }
+        check_envelope(meta, &self.supported).map(|_| ())
     }
+}
+
+/// The `_meta` key that carries the client's capabilities on every request of the
+/// discover era.
+pub const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// The discover era's envelope check of one request, given its `_meta` and the versions
+/// the server supports: the version it is to be served with, or the error to answer.
+/// A `_meta` that is missing, or lacks the protocol version or the client capabilities
+/// (both required), is -32602 (invalid params) naming what is missing; a version the
+/// server does not support is `UnsupportedProtocolVersionError`: -32022 with
+/// `data: {"supported": [...], "requested": "..."}`. [`RequireVersion`] answers with it;
+/// Streamable HTTP answers its errors with HTTP 400.
+pub fn check_envelope(
+    meta: Option<&crate::rt::service::Meta>,
+    supported: &[ProtocolVersion],
+) -> Result<ProtocolVersion, crate::rt::jsonrpc::ErrorObject> {
+    use crate::rt::jsonrpc::ErrorObject;
+    use crate::rt::serde_json::{Value, json};
+    let Some(meta) = meta else {
+        return Err(ErrorObject::invalid_params(format!(
+            "the request has no `_meta`: the {} protocol needs `{PROTOCOL_VERSION_META_KEY}` and `{CLIENT_CAPABILITIES_META_KEY}` in it",
+            newest_discover(supported)
+        )));
+    };
+    let requested = match meta.get(PROTOCOL_VERSION_META_KEY) {
+        Some(Value::String(v)) => v,
+        Some(_) => {
+            return Err(ErrorObject::invalid_params(format!(
+                "`_meta[\"{PROTOCOL_VERSION_META_KEY}\"]` is not a string"
+            )));
+        }
+        None => {
+            return Err(ErrorObject::invalid_params(format!(
+                "`_meta` lacks `{PROTOCOL_VERSION_META_KEY}`"
+            )));
+        }
+    };
+    if !matches!(
+        meta.get(CLIENT_CAPABILITIES_META_KEY),
+        Some(Value::Object(_))
+    ) {
+        return Err(ErrorObject::invalid_params(format!(
+            "`_meta` lacks `{CLIENT_CAPABILITIES_META_KEY}` (an object)"
+        )));
+    }
+    let supported: Vec<ProtocolVersion> = supported
+        .iter()
+        .copied()
+        .filter(|v| v.era() == Era::Discover)
+        .collect();
+    ProtocolVersion::check_request(&requested, &supported).map_err(|_| {
+        let names: Vec<&str> = supported.iter().map(|v| v.as_str()).collect();
+        ErrorObject::new(
+            -32022,
+            format!("unsupported protocol version `{requested}`"),
+        )
+        .with_data(json!({"supported": names, "requested": requested}))
+    })
+}
+
+fn newest_discover(supported: &[ProtocolVersion]) -> &'static str {
+    supported
+        .iter()
+        .copied()
+        .filter(|v| v.era() == Era::Discover)
+        .max()
+        .map_or("discover-era", |v| v.as_str())
 }

@@ -147,6 +147,17 @@ impl Peer {
         }))
     }
 
+    /// This peer over another transport, sharing the id counter and the request `_meta`:
+    /// a transport with a stream per request (Streamable HTTP) gives each handler a peer
+    /// that writes on its request's stream, while ids stay unique on the connection.
+    pub fn with_transport(&self, transport: Arc<dyn Transport>) -> Peer {
+        Peer(Arc::new(Shared {
+            transport,
+            next_id: self.0.next_id.clone(),
+            meta: self.0.meta.clone(),
+        }))
+    }
+
     /// The transport.
     pub fn transport(&self) -> &Arc<dyn Transport> {
         &self.0.transport

@@ -71,6 +71,11 @@ pub enum Event {
 type Observer = Box<dyn Fn(&Event) + Send + Sync>;
 type Send_ = Box<dyn Fn(String) -> Result<(), TransportError> + Send + Sync>;
 
+/// Where the messages written while serving one incoming message go, when not to the
+/// connection's own output: Streamable HTTP answers each POST on a stream of its own
+/// ([`Session::receive_on`]). An error means the stream is gone.
+pub type Outlet = Arc<dyn Fn(String) -> Result<(), TransportError> + Send + Sync>;
+
 struct Inner {
     send: Send_,
     pending: Mutex<HashMap<Id, oneshot::Sender<Result<String, TransportError>>>>,
@@ -94,7 +99,17 @@ impl Inner {
 }
 
 /// The engine's side of the typed peers: a request waits for the response with its id.
-struct Calls(Arc<Inner>);
+/// Messages go out through `out` if there is one, else through the connection.
+struct Calls(Arc<Inner>, Option<Outlet>);
+
+impl Calls {
+    fn write(&self, text: String) -> Result<(), TransportError> {
+        match &self.1 {
+            Some(out) => out(text),
+            None => (self.0.send)(text),
+        }
+    }
+}
 
 impl Transport for Calls {
     fn request(&self, id: Id, message: String) -> BoxFuture<'_, Result<String, TransportError>> {
@@ -109,7 +124,7 @@ impl Transport for Calls {
                 }
                 pending.insert(id.clone(), tx);
             }
-            if let Err(e) = (self.0.send)(message) {
+            if let Err(e) = self.write(message) {
                 self.0
                     .pending
                     .lock()
@@ -128,7 +143,7 @@ impl Transport for Calls {
             if self.0.closed.load(Ordering::SeqCst) {
                 return Err(closed());
             }
-            (self.0.send)(message)
+            self.write(message)
         })
     }
 }
@@ -206,7 +221,7 @@ impl Builder {
             limits: self.limits,
             observer: self.observer,
         });
-        let peer = Peer::new(Calls(inner.clone()));
+        let peer = Peer::new(Calls(inner.clone(), None));
         Session { inner, peer }
     }
 }
@@ -254,21 +269,57 @@ impl Session {
     ) {
         let mut incoming = std::pin::pin!(incoming);
         while let Some(message) = incoming.next().await {
-            if message.trim().is_empty() {
-                continue;
-            }
-            match route(message.as_bytes()) {
-                Route::Response(id) => self.complete(id, message),
-                Route::Request(id) => self.start(id, message, &service, spawn),
-                Route::Cancelled { request } => {
-                    self.cancel(&request);
-                    // The handler may want to hear of it too.
-                    self.serve_in_background(message, &service, spawn);
-                }
-                Route::Incoming => self.serve_in_background(message, &service, spawn),
-            }
+            self.receive(message, &service, spawn, None);
         }
         self.close();
+    }
+
+    /// Handles one incoming message as [`run`](Session::run) does, but what serving it
+    /// writes (its answer, and the requests and notifications its handler sends) goes to
+    /// `out` instead of the connection: how Streamable HTTP answers a POST on a stream of
+    /// its own. The stream ends when every clone of `out` is dropped, that is when the
+    /// message is served (a response completes the call that awaits it and writes
+    /// nothing). Messages must be handed over in the order they arrive.
+    pub fn receive_on<S: Service>(
+        &self,
+        message: String,
+        service: &Arc<S>,
+        spawn: &dyn Spawn,
+        out: Outlet,
+    ) {
+        self.receive(message, service, spawn, Some(out));
+    }
+
+    fn receive<S: Service>(
+        &self,
+        message: String,
+        service: &Arc<S>,
+        spawn: &dyn Spawn,
+        out: Option<Outlet>,
+    ) {
+        if message.trim().is_empty() {
+            return;
+        }
+        match route(message.as_bytes()) {
+            Route::Response(id) => self.complete(id, message),
+            Route::Request(id) => self.start(id, message, service, spawn, out),
+            Route::Cancelled { request } => {
+                self.cancel(&request);
+                // The handler may want to hear of it too.
+                self.serve_in_background(message, service, spawn, out);
+            }
+            Route::Incoming => self.serve_in_background(message, service, spawn, out),
+        }
+    }
+
+    /// The peer a handler gets: the session's, or one writing to `out`.
+    fn peer_for(&self, out: &Option<Outlet>) -> Peer {
+        match out {
+            None => self.peer.clone(),
+            Some(out) => self
+                .peer
+                .with_transport(Arc::new(Calls(self.inner.clone(), Some(out.clone())))),
+        }
     }
 
     fn complete(&self, id: Id, message: String) {
@@ -287,7 +338,14 @@ impl Session {
         }
     }
 
-    fn start<S: Service>(&self, id: Id, message: String, service: &Arc<S>, spawn: &dyn Spawn) {
+    fn start<S: Service>(
+        &self,
+        id: Id,
+        message: String,
+        service: &Arc<S>,
+        spawn: &dyn Spawn,
+        out: Option<Outlet>,
+    ) {
         let refusal = {
             let mut running = self.inner.running.lock().unwrap_or_else(|e| e.into_inner());
             if running.contains_key(&id) {
@@ -311,10 +369,8 @@ impl Session {
                     ),
                 ))
             } else {
-                let (task, handle) = abortable(serve(
-                    self.inner.clone(),
-                    service.clone().serve(self.peer.clone(), message),
-                ));
+                let answer = service.clone().serve(self.peer_for(&out), message);
+                let (task, handle) = abortable(serve(self.inner.clone(), answer, out.clone()));
                 running.insert(id.clone(), handle);
                 let inner = self.inner.clone();
                 spawn.spawn(Box::pin(async move {
@@ -331,7 +387,13 @@ impl Session {
         };
         if let Some((id, event, error)) = refusal {
             self.inner.note(event);
-            self.inner.send(refuse(&id, error));
+            let refusal = refuse(&id, error);
+            match out {
+                Some(out) => {
+                    let _ = out(refusal);
+                }
+                None => self.inner.send(refusal),
+            }
         }
     }
 
@@ -356,13 +418,16 @@ impl Session {
         message: String,
         service: &Arc<S>,
         spawn: &dyn Spawn,
+        out: Option<Outlet>,
     ) {
-        let answer = service.clone().serve(self.peer.clone(), message);
-        spawn.spawn(Box::pin(serve(self.inner.clone(), answer)));
+        let answer = service.clone().serve(self.peer_for(&out), message);
+        spawn.spawn(Box::pin(serve(self.inner.clone(), answer, out)));
     }
 
-    /// Ends the session: calls waiting for a response fail, handlers still running stop.
-    fn close(&self) {
+    /// Ends the session as the end of [`run`](Session::run)'s stream does: calls waiting
+    /// for a response fail, handlers still running stop. For transports that hand
+    /// messages over with [`receive_on`](Session::receive_on).
+    pub fn close(&self) {
         let pending: Vec<_> = {
             let mut pending = self.inner.pending.lock().unwrap_or_else(|e| e.into_inner());
             self.inner.closed.store(true, Ordering::SeqCst);
@@ -387,8 +452,13 @@ impl Session {
 }
 
 /// Waits for the answer to one message and sends it, if it has one.
-async fn serve(inner: Arc<Inner>, answer: BoxFuture<'static, Option<String>>) {
+async fn serve(inner: Arc<Inner>, answer: BoxFuture<'static, Option<String>>, out: Option<Outlet>) {
     if let Some(answer) = answer.await {
-        inner.send(answer);
+        match out {
+            Some(out) => {
+                let _ = out(answer);
+            }
+            None => inner.send(answer),
+        }
     }
 }

@@ -20,11 +20,13 @@
 //! and serde_json alone.
 
 mod engine;
+#[cfg(feature = "http")]
+pub mod http;
 #[cfg(feature = "stdio")]
 pub mod stdio;
 mod versions;
 
-pub use engine::{Builder, Event, Limits, Session, Spawn};
+pub use engine::{Builder, Event, Limits, Outlet, Session, Spawn};
 pub use versions::Versions;
 
 /// Starts tasks with `tokio::spawn` (on the runtime the caller is in).

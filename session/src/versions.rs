@@ -75,6 +75,19 @@ impl Versions {
         self
     }
 
+    /// This set for one stateless request of the discover era (Streamable HTTP without a
+    /// session): every request is served by the discover-era version it names, or by the
+    /// newest one offered, whose policy refuses what it cannot serve.
+    pub fn stateless(self) -> Self {
+        *self.chosen.lock().unwrap_or_else(|e| e.into_inner()) = Chosen::Discover;
+        self
+    }
+
+    /// Whether a discover-era version (2026-07-28 on) is offered.
+    pub fn offers_discover_era(&self) -> bool {
+        self.newest(Era::Discover).is_some()
+    }
+
     /// The versions offered, oldest first.
     pub fn versions(&self) -> Vec<ProtocolVersion> {
         self.services.iter().map(|(v, _)| *v).collect()

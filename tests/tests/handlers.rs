@@ -558,6 +558,30 @@ async fn the_require_version_policy_answers_unsupported_versions_as_the_schema_s
         refused["error"]["data"],
         json!({"supported": ["2026-07-28"], "requested": "2099-01-01"})
     );
+    // An envelope that is missing or incomplete is invalid params, whatever the version
+    // (the schema's params type requires both keys: its decoder or the policy refuses).
+    for (params, missing) in [
+        (json!({}), "`_meta`"),
+        (
+            json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}),
+            "io.modelcontextprotocol/protocolVersion",
+        ),
+        (
+            json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
+            "io.modelcontextprotocol/clientCapabilities",
+        ),
+    ] {
+        let ask = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": params});
+        let ask = ask.to_string();
+        let refused = n::handlers::serve_client_message(&Tools, &policy, &back, ask.as_bytes())
+            .await
+            .unwrap();
+        let refused: Value = serde_json::from_str(&refused).unwrap();
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        assert_eq!(refused["id"], 2, "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap();
+        assert!(message.contains(missing), "{message}");
+    }
 }
 
 /// The text of the answer to `message`, as the server writes it.

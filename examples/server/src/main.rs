@@ -1,29 +1,32 @@
-//! An MCP server built only on the generated crate (plus tokio, the small stdio link, and
-//! axum for HTTP), speaking newline-delimited JSON-RPC on stdin/stdout, or Streamable HTTP
-//! on `http://127.0.0.1:PORT/mcp` with `--http PORT`.
+//! An MCP server built on the generated crate and its session engine
+//! (`mcp-spec-session`), speaking newline-delimited JSON-RPC on stdin/stdout, or
+//! Streamable HTTP on `http://127.0.0.1:PORT/mcp` with `--http PORT`.
 //!
-//! One binary serves both lifecycle eras. The first message decides: `initialize`
-//! negotiates 2025-06-18 or 2025-11-25; a request that carries
-//! `_meta["io.modelcontextprotocol/protocolVersion"]` (such as `server/discover`) selects
-//! 2026-07-28. Each era's handler implements the generated `ServerHandler` of its version;
-//! what they serve (the fixtures of the official conformance suite) is in `fixtures.rs`.
+//! It offers three protocol versions, each a version's `handlers::Server` over a handler
+//! that implements the generated `ServerHandler` of that version, and the session picks
+//! the one each connection speaks (`mcp_spec_session::Versions`): `initialize` negotiates
+//! 2025-06-18 or 2025-11-25; a request that carries
+//! `_meta["io.modelcontextprotocol/protocolVersion"]` (such as `server/discover`) is served
+//! at 2026-07-28. What they serve (the fixtures of the official conformance suite) is in
+//! `fixtures.rs`.
 
 #[macro_use]
 mod fixtures;
-mod http;
+mod input;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use fixtures::INSTRUCTIONS;
+use mcp_spec_session::Versions;
+use mcp_spec_session::http::HttpServer;
+use mcp_spec_session::stdio::serve_stdio;
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::Request;
-use mcp_spec_types::rt::service::{Meta, Open, Peer, RequestContext};
-use mcp_spec_types::version::PROTOCOL_VERSION_META_KEY;
-use mcp_stdio::{Link, LinkTransport};
-use serde_json::{Value, json};
+use mcp_spec_types::rt::service::{Meta, RequestContext};
+use mcp_spec_types::version::RequireVersion;
 
 fn internal(e: impl ToString) -> ErrorObject {
     ErrorObject::internal_error(e.to_string())
@@ -36,7 +39,7 @@ struct State {
 }
 
 macro_rules! initialize_era {
-    ($module:ident, $v:ident) => {
+    ($module:ident, $v:ident, $version:ident) => {
         mod $module {
             use super::*;
             use mcp_spec_types::$v as v;
@@ -49,14 +52,13 @@ macro_rules! initialize_era {
             fixtures!($v);
 
             pub struct Handler {
-                pub version: ProtocolVersion,
                 pub state: Arc<State>,
             }
 
             impl ServerHandler for Handler {
                 async fn initialize(&self, _: P<Initialize>, _: Cx) -> Answer<Initialize> {
                     let result = v::InitializeResult::new(
-                        self.version.as_str(),
+                        ProtocolVersion::$version.as_str(),
                         capabilities(),
                         server_info(),
                     );
@@ -141,22 +143,12 @@ macro_rules! initialize_era {
                     Ok(v::GetPromptResult::new(messages))
                 }
             }
-
-            pub async fn serve(handler: &Handler, peer: Peer, line: &str) -> Option<String> {
-                v::handlers::serve_client_message(
-                    handler,
-                    &Open,
-                    &ClientPeer(peer),
-                    line.as_bytes(),
-                )
-                .await
-            }
         }
     };
 }
 
-initialize_era!(era_2025_06_18, v2025_06_18);
-initialize_era!(era_2025_11_25, v2025_11_25);
+initialize_era!(era_2025_06_18, v2025_06_18, V2025_06_18);
+initialize_era!(era_2025_11_25, v2025_11_25, V2025_11_25);
 
 /// The discover era: every request says its version in `_meta`. 2026-07-28 deprecates
 /// sampling and logging (SEP-2577); this era still serves the fixtures that use them.
@@ -212,9 +204,37 @@ mod era_2026_07_28 {
         }
         async fn list_tools(&self, _: P<ListTools>, _: Cx) -> Answer<ListTools> {
             let public = v::ListToolsResultCacheScope::Public;
-            Ok(complete!(ListToolsResult(public, tools(), 0)))
+            let mut tools = tools();
+            for (name, description, extra) in input::tools() {
+                let schema = v::ToolInputSchema {
+                    extra,
+                    ..v::ToolInputSchema::new()
+                };
+                let tool = v::Tool::new(name, schema);
+                tools.push(v::Tool {
+                    description: Some(description.into()),
+                    ..tool
+                });
+            }
+            Ok(complete!(ListToolsResult(public, tools, 0)))
         }
         async fn call_tool(&self, p: P<CallTool>, cx: Cx) -> Answer<CallTool> {
+            let capabilities = &p.meta.io_modelcontextprotocol_client_capabilities;
+            let state = p.request_state.as_deref();
+            match input::call(&p.name, p.input_responses.as_ref(), state, capabilities) {
+                Some(Ok(input::Outcome::Done(text))) => {
+                    let text = v::ContentBlock::text(text);
+                    let result = v::CallToolResult::new("complete", vec![text]);
+                    return Ok(v::CallToolResult {
+                        meta: result_meta(),
+                        ..result
+                    }
+                    .into());
+                }
+                Some(Ok(input::Outcome::Ask(result))) => return Ok((*result).into()),
+                Some(Err(e)) => return Err(e),
+                None => {}
+            }
             let args = p.arguments.clone().unwrap_or_default();
             let meta = cx.meta.as_ref().map(Meta::to_map).unwrap_or_default();
             let token = meta.get("progressToken");
@@ -264,100 +284,58 @@ mod era_2026_07_28 {
             Ok(complete!(ListResourceTemplatesResult(public, templates, 0)))
         }
         async fn read_resource(&self, p: P<ReadResource>, _: Cx) -> Answer<ReadResource> {
-            let contents = read_resource(&p.uri).map_err(ErrorObject::invalid_params)?;
+            let contents = read_resource(&p.uri).map_err(|e| {
+                // SEP-2164: an unknown resource is -32602 naming its URI.
+                ErrorObject::invalid_params(e).with_data(serde_json::json!({"uri": p.uri}))
+            })?;
             let public = v::ReadResourceResultCacheScope::Public;
             Ok(complete!(ReadResourceResult(public, vec![contents], 0)).into())
         }
         async fn list_prompts(&self, _: P<ListPrompts>, _: Cx) -> Answer<ListPrompts> {
             let public = v::ListPromptsResultCacheScope::Public;
-            Ok(complete!(ListPromptsResult(public, prompts(), 0)))
+            let mut prompts = prompts();
+            prompts.push(v::Prompt {
+                description: Some("A prompt that asks for context first".into()),
+                ..v::Prompt::new(input::PROMPT)
+            });
+            Ok(complete!(ListPromptsResult(public, prompts, 0)))
         }
         async fn get_prompt(&self, p: P<GetPrompt>, _: Cx) -> Answer<GetPrompt> {
+            if p.name == input::PROMPT {
+                return Ok(match input::prompt(p.input_responses.as_ref()) {
+                    input::Outcome::Done(text) => {
+                        let text = v::ContentBlock::text(text);
+                        let message = v::PromptMessage::new(text, v::Role::User);
+                        complete!(GetPromptResult(vec![message])).into()
+                    }
+                    input::Outcome::Ask(result) => (*result).into(),
+                });
+            }
             let args = p.arguments.unwrap_or_default();
             let messages = get_prompt(&p.name, &args).map_err(ErrorObject::invalid_params)?;
             Ok(complete!(GetPromptResult(messages)).into())
         }
     }
-
-    pub async fn serve(peer: Peer, line: &str) -> Option<String> {
-        // The discover era's rule: every request carries a version this server speaks.
-        let policy = mcp_spec_types::version::RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
-        v::handlers::serve_client_message(&Handler, &policy, &ClientPeer(peer), line.as_bytes())
-            .await
-    }
 }
 
-/// Which era a connection speaks, decided by its first request.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Era {
-    Undecided,
-    Initialize(ProtocolVersion),
-    Discover,
-}
-
-/// Where one incoming message goes, given (and updating) the connection's era.
-fn route_era(era: &mut Era, line: &str) -> Result<Era, String> {
-    let message: Value = serde_json::from_str(line).unwrap_or(Value::Null);
-    let method = message["method"].as_str().unwrap_or_default();
-    let id = message.get("id").cloned().unwrap_or(Value::Null);
-    let enveloped = message["params"]["_meta"]
-        .get(PROTOCOL_VERSION_META_KEY)
-        .is_some();
-    let refuse = |text: &str| {
-        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": text}}).to_string()
+/// The versions this server offers, for one connection.
+fn versions() -> Versions {
+    use mcp_spec_types::v2025_06_18::handlers as v1;
+    use mcp_spec_types::v2025_11_25::handlers as v2;
+    use mcp_spec_types::v2026_07_28::handlers as v3;
+    let state = Arc::new(State::default());
+    let v2025_06_18 = era_2025_06_18::Handler {
+        state: state.clone(),
     };
-    match (*era, method) {
-        (Era::Discover, "initialize") => Err(refuse(
-            "this connection serves the 2026-07-28 protocol; initialize is not accepted",
-        )),
-        (_, "initialize") => {
-            let requested = message["params"]["protocolVersion"]
-                .as_str()
-                .unwrap_or_default();
-            let version = ProtocolVersion::answer_initialize(
-                requested,
-                &[ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25],
-            )
-            .unwrap_or(ProtocolVersion::V2025_11_25);
-            *era = Era::Initialize(version);
-            Ok(*era)
-        }
-        (Era::Initialize(_), _) if enveloped => Err(refuse(
-            "this connection serves the initialize era; requests carrying a 2026-07-28 envelope are not accepted",
-        )),
-        (Era::Undecided, _) if enveloped => {
-            *era = Era::Discover;
-            Ok(*era)
-        }
-        (Era::Undecided, _) => Ok(Era::Initialize(ProtocolVersion::V2025_11_25)),
-        (current, _) => Ok(current),
-    }
-}
-
-/// Answers one incoming message of a connection in era `target`, calling the client back
-/// through `peer`.
-async fn answer(
-    target: Result<Era, String>,
-    state: Arc<State>,
-    peer: Peer,
-    line: &str,
-) -> Option<String> {
-    match target {
-        Err(reply) => Some(reply),
-        Ok(Era::Discover) => era_2026_07_28::serve(peer, line).await,
-        Ok(Era::Initialize(ProtocolVersion::V2025_06_18)) => {
-            let handler = era_2025_06_18::Handler {
-                version: ProtocolVersion::V2025_06_18,
-                state,
-            };
-            era_2025_06_18::serve(&handler, peer, line).await
-        }
-        Ok(Era::Initialize(version)) => {
-            let handler = era_2025_11_25::Handler { version, state };
-            era_2025_11_25::serve(&handler, peer, line).await
-        }
-        Ok(Era::Undecided) => unreachable!("route_era decides"),
-    }
+    let v2025_11_25 = era_2025_11_25::Handler { state };
+    let policy = RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
+    Versions::new()
+        .with(ProtocolVersion::V2025_06_18, v1::Server::new(v2025_06_18))
+        .with(ProtocolVersion::V2025_11_25, v2::Server::new(v2025_11_25))
+        .with(
+            ProtocolVersion::V2026_07_28,
+            v3::Server::new(era_2026_07_28::Handler).with_policy(policy),
+        )
 }
 
 #[tokio::main]
@@ -367,20 +345,15 @@ async fn main() {
         && flag == "--http"
     {
         let port: u16 = port.parse().expect("--http PORT");
-        http::serve(port).await;
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+            .await
+            .expect("bind 127.0.0.1");
+        eprintln!("mcp-example-server: Streamable HTTP on http://127.0.0.1:{port}/mcp");
+        HttpServer::new(versions)
+            .serve(listener)
+            .await
+            .expect("serve");
         return;
     }
-    let (link, mut incoming) = Link::start(tokio::io::stdin(), tokio::io::stdout());
-    let state = Arc::new(State::default());
-    let mut era = Era::Undecided;
-    while let Some(line) = incoming.recv().await {
-        let target = route_era(&mut era, &line);
-        let (link, state) = (link.clone(), state.clone());
-        tokio::spawn(async move {
-            let peer = Peer::new(LinkTransport(link.clone()));
-            if let Some(reply) = answer(target, state, peer, &line).await {
-                link.send(reply);
-            }
-        });
-    }
+    serve_stdio(versions()).await;
 }

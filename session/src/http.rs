@@ -1,0 +1,383 @@
+//! Streamable HTTP for a server: every message from the client is a `POST` to one
+//! endpoint (`/mcp`), and the answer to a request comes back on that POST, as one JSON
+//! body when the answer is all there is, else as a server-sent-event stream that carries
+//! what the handler sends the client while it works (progress, log messages, and in the
+//! initialize era sampling, elicitation and roots requests) and then the answer.
+//!
+//! Both lifecycle eras, decided by each POST:
+//! - **initialize era** (up to 2025-11-25): `initialize` starts a session, named by the
+//!   `Mcp-Session-Id` header of its answer; every later POST carries it, and is handed to
+//!   that session's engine (its own [`Versions`], made for it). `DELETE` ends the session.
+//!   A POST naming a session that does not exist (or ended) gets 404.
+//! - **discover era** (2026-07-28 on): no session. A POST without `Mcp-Session-Id` that is
+//!   not `initialize` is served on its own, by a fresh [`Versions`] in its stateless mode.
+//!   Before anything is served, its envelope is checked
+//!   ([`version::check_envelope`](mcp_spec_types::version::check_envelope)) and the
+//!   `Mcp-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers must agree with the
+//!   body (`HeaderMismatch`, -32020); these refusals are HTTP 400. An error answer is HTTP
+//!   404 when it is -32601 (the method does not exist), 400 for the envelope and
+//!   capability errors (-32020, -32021, -32022), 200 otherwise. A server that offers no
+//!   discover-era version answers such a POST 400 ("missing Mcp-Session-Id").
+//!
+//! Every error answer carries the id of the request it answers (`null` only when the body
+//! is not a JSON-RPC request at all). Requests whose `Host` or `Origin` is not an allowed
+//! host (by default `localhost`, `127.0.0.1`, `[::1]`) get 403: DNS rebinding protection.
+//! `GET` (a stream of server-initiated messages) is not offered: 405.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use futures_channel::mpsc;
+use futures_util::{StreamExt, stream};
+use mcp_spec_types::ProtocolVersion;
+use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id, codes};
+use mcp_spec_types::rt::service::{Meta, Route, TransportError, refuse, route};
+use mcp_spec_types::version::{PROTOCOL_VERSION_META_KEY, check_envelope};
+use serde_json::{Map, Value};
+
+use crate::{Limits, Outlet, Session, Tokio, Versions};
+
+/// The header that names a session (initialize era).
+pub const SESSION_HEADER: &str = "mcp-session-id";
+/// The header that repeats a request's protocol version (discover era).
+pub const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
+/// The header that repeats a request's method (discover era).
+pub const METHOD_HEADER: &str = "mcp-method";
+/// The header that repeats the name (or URI) a request is about (discover era).
+pub const NAME_HEADER: &str = "mcp-name";
+
+/// `HeaderMismatch`: a header says something else than the body.
+const HEADER_MISMATCH: i64 = -32020;
+
+type Make = dyn Fn() -> Versions + Send + Sync;
+
+/// A Streamable HTTP server: [`router`](HttpServer::router) gives the `axum` router
+/// (mount it where you like), [`serve`](HttpServer::serve) serves it on a listener.
+pub struct HttpServer {
+    make: Box<Make>,
+    limits: Limits,
+    hosts: Vec<String>,
+    sessions: Mutex<HashMap<String, Arc<Connection>>>,
+    counter: AtomicU64,
+}
+
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("limits", &self.limits)
+            .field("hosts", &self.hosts)
+            .field("sessions", &self.lock().len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One initialize-era session.
+struct Connection {
+    session: Session,
+    service: Arc<Versions>,
+}
+
+impl HttpServer {
+    /// A server whose connections are served by what `make` returns: called once per
+    /// initialize-era session and once per stateless (discover-era) request, so each gets
+    /// a [`Versions`] of its own (state shared by all goes in an `Arc` the closure holds).
+    pub fn new(make: impl Fn() -> Versions + Send + Sync + 'static) -> Self {
+        HttpServer {
+            make: Box::new(make),
+            limits: Limits::default(),
+            hosts: ["localhost", "127.0.0.1", "[::1]"].map(String::from).into(),
+            sessions: Mutex::new(HashMap::new()),
+            counter: AtomicU64::new(0),
+        }
+    }
+
+    /// Other limits for each session than the default ones.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Accepts requests whose `Host` (and `Origin`, when there is one) names `host` too
+    /// (without the port: `example.com`, `[2001:db8::1]`).
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.hosts.push(host.into());
+        self
+    }
+
+    /// The router: `POST`, `DELETE` (and `GET`, refused) on `/mcp`.
+    pub fn router(self) -> Router {
+        let this = Arc::new(self);
+        Router::new()
+            .route(
+                "/mcp",
+                post(handle_post).delete(handle_delete).get(|| async {
+                    (StatusCode::METHOD_NOT_ALLOWED, [("allow", "POST, DELETE")])
+                }),
+            )
+            .with_state(this)
+    }
+
+    /// Serves on `listener` until the process ends (or an I/O error).
+    pub async fn serve(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+        axum::serve(listener, self.router()).await
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Connection>>> {
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a `Host` or `Origin` value names an allowed host.
+    fn allowed(&self, value: &str) -> bool {
+        let rest = value.split_once("://").map_or(value, |(_, r)| r);
+        let authority = rest.split('/').next().unwrap_or_default();
+        let host = if authority.starts_with('[') {
+            authority
+                .split_once(']')
+                .map(|(h, _)| format!("{h}]"))
+                .unwrap_or_default()
+        } else {
+            authority.split(':').next().unwrap_or_default().to_string()
+        };
+        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(&host))
+    }
+
+    fn session(&self, builder_for: &str) -> Session {
+        let why = format!("{builder_for}: nothing to write on but the stream of a POST");
+        Session::builder()
+            .limits(self.limits)
+            .build(move |_| Err(TransportError::new(why.clone())))
+    }
+}
+
+/// An answer with a JSON-RPC error body.
+fn error(status: StatusCode, id: Option<&Id>, error: ErrorObject) -> Response {
+    let body = match id {
+        Some(id) => refuse(id, error),
+        None => serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error}).to_string(),
+    };
+    json(status, body)
+}
+
+fn json(status: StatusCode, body: String) -> Response {
+    (status, [("content-type", "application/json")], body).into_response()
+}
+
+async fn handle_post(
+    State(server): State<Arc<HttpServer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let Ok(text) = String::from_utf8(body.to_vec()) else {
+        let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not UTF-8");
+        return error(StatusCode::BAD_REQUEST, None, e);
+    };
+    let routed = route(text.as_bytes());
+    let id = match &routed {
+        Route::Request(id) => Some(id.clone()),
+        _ => None,
+    };
+    let foreign = [header("host"), header("origin")]
+        .into_iter()
+        .flatten()
+        .any(|v| !server.allowed(v));
+    if foreign {
+        let e = ErrorObject::invalid_request("Host or Origin is not an allowed host");
+        return error(StatusCode::FORBIDDEN, id.as_ref(), e);
+    }
+    let Ok(value) = serde_json::from_str::<Value>(&text) else {
+        let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not JSON");
+        return error(StatusCode::BAD_REQUEST, None, e);
+    };
+    let method = value.get("method").and_then(Value::as_str);
+    if let Some(name) = header(SESSION_HEADER) {
+        let connection = server.lock().get(name).cloned();
+        let Some(connection) = connection else {
+            let e = ErrorObject::invalid_request(format!(
+                "no session `{name}` (it ended, or never was)"
+            ));
+            return error(StatusCode::NOT_FOUND, id.as_ref(), e);
+        };
+        return deliver(&connection.session, &connection.service, text, id, false).await;
+    }
+    // `initialize` starts a session, unless it comes in a discover-era envelope: then it
+    // is a stateless request for a method that era does not have.
+    let enveloped = value
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
+        .is_some();
+    if method == Some("initialize") && id.is_some() && !enveloped {
+        let name = format!(
+            "{:x}-{:x}",
+            std::process::id(),
+            server.counter.fetch_add(1, Ordering::Relaxed)
+        );
+        let connection = Arc::new(Connection {
+            session: server.session("an initialize-era session"),
+            service: Arc::new((server.make)()),
+        });
+        server.lock().insert(name.clone(), connection.clone());
+        let mut response = deliver(&connection.session, &connection.service, text, id, false).await;
+        if let Ok(value) = HeaderValue::from_str(&name) {
+            response.headers_mut().insert(SESSION_HEADER, value);
+        }
+        return response;
+    }
+    let service = (server.make)();
+    if !service.offers_discover_era() {
+        let e = ErrorObject::invalid_request("missing Mcp-Session-Id: send initialize first");
+        return error(StatusCode::BAD_REQUEST, id.as_ref(), e);
+    }
+    if let Some(id) = &id
+        && let Err(e) = check_stateless(&headers, &value, &service.versions())
+    {
+        return error(StatusCode::BAD_REQUEST, Some(id), e);
+    }
+    let session = server.session("a stateless request");
+    deliver(&session, &Arc::new(service.stateless()), text, id, true).await
+}
+
+/// The discover era's checks of a stateless request, before it is served: the envelope,
+/// and the headers that repeat it.
+fn check_stateless(
+    headers: &HeaderMap,
+    value: &Value,
+    supported: &[ProtocolVersion],
+) -> Result<(), ErrorObject> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let params = value.get("params");
+    let meta = params
+        .and_then(|p| p.get("_meta"))
+        .and_then(Value::as_object)
+        .map(|m| Meta::from(m.clone()));
+    // In this order: a missing field (-32602), then a header that disagrees with the
+    // body (-32020), then a version not served here (-32022).
+    let served = check_envelope(meta.as_ref(), supported);
+    if let Err(e) = &served
+        && e.code == codes::INVALID_PARAMS
+    {
+        return served.map(|_| ());
+    }
+    let version = meta
+        .as_ref()
+        .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
+        .and_then(|v| v.as_str().map(str::to_owned));
+    let mismatch = |what: &str, header_name: &str, header: Option<&str>, body: Option<&str>| {
+        ErrorObject::new(
+            HEADER_MISMATCH,
+            format!(
+                "the `{header_name}` header ({}) does not match the body's {what} ({})",
+                header.map_or("absent".to_string(), |h| format!("`{h}`")),
+                body.map_or("absent".to_string(), |b| format!("`{b}`")),
+            ),
+        )
+    };
+    if header(PROTOCOL_VERSION_HEADER) != version.as_deref() {
+        return Err(mismatch(
+            "protocol version",
+            "Mcp-Protocol-Version",
+            header(PROTOCOL_VERSION_HEADER),
+            version.as_deref(),
+        ));
+    }
+    let method = value.get("method").and_then(Value::as_str);
+    if header(METHOD_HEADER).map(str::trim) != method {
+        return Err(mismatch(
+            "method",
+            "Mcp-Method",
+            header(METHOD_HEADER),
+            method,
+        ));
+    }
+    let name = match method {
+        Some("tools/call" | "prompts/get") => params.and_then(|p| p.get("name")),
+        Some("resources/read") => params.and_then(|p| p.get("uri")),
+        _ => None,
+    }
+    .and_then(Value::as_str);
+    if name.is_some() && header(NAME_HEADER).map(str::trim) != name {
+        return Err(mismatch("name", "Mcp-Name", header(NAME_HEADER), name));
+    }
+    served.map(|_| ())
+}
+
+/// Hands one POST's message to a session and answers the POST: 202 when nothing answers
+/// it (a notification, a response), else the answer (JSON when it is the first and only
+/// thing written, an event stream otherwise).
+async fn deliver(
+    session: &Session,
+    service: &Arc<Versions>,
+    text: String,
+    id: Option<Id>,
+    stateless: bool,
+) -> Response {
+    let batch = text.trim_start().starts_with('[');
+    if id.is_none() && !batch {
+        let ignore: Outlet = Arc::new(|_| {
+            Err(TransportError::new(
+                "a notification or response POST has no stream to write on",
+            ))
+        });
+        session.receive_on(text, service, &Tokio, ignore);
+        return StatusCode::ACCEPTED.into_response();
+    }
+    let (tx, mut rx) = mpsc::unbounded::<String>();
+    let out: Outlet = Arc::new(move |message| {
+        tx.unbounded_send(message)
+            .map_err(|_| TransportError::new("the client closed the response stream"))
+    });
+    session.receive_on(text, service, &Tokio, out);
+    let Some(first) = rx.next().await else {
+        // Cancelled before anything was written, or a batch of notifications.
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let answers_it =
+        matches!((route(first.as_bytes()), &id), (Route::Response(r), Some(id)) if r == *id);
+    if answers_it || batch {
+        // The answer is all there is: the stream is over (the handler is done).
+        let status = if stateless {
+            status_of(&first)
+        } else {
+            StatusCode::OK
+        };
+        return json(status, first);
+    }
+    let events = stream::once(async move { first })
+        .chain(rx)
+        .map(|message| Ok::<_, Infallible>(Event::default().event("message").data(message)));
+    Sse::new(events).into_response()
+}
+
+/// The HTTP status of a discover-era answer: 404 for a method that does not exist, 400
+/// for the envelope and capability errors, 200 for everything else.
+fn status_of(answer: &str) -> StatusCode {
+    let code = serde_json::from_str::<Map<String, Value>>(answer)
+        .ok()
+        .and_then(|m| m.get("error")?.get("code")?.as_i64());
+    match code {
+        Some(codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(-32022..=-32020) => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}
+
+async fn handle_delete(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -> StatusCode {
+    let name = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok());
+    let connection = name.and_then(|name| server.lock().remove(name));
+    match connection {
+        Some(connection) => {
+            connection.session.close();
+            StatusCode::OK
+        }
+        None => StatusCode::NOT_FOUND,
+    }
+}
