@@ -11,6 +11,20 @@ FIXTURE_TOOLS = {
     "test_error_handling", "test_sampling", "test_elicitation",
     "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
 }
+# The discover era's own (examples/server/src/input.rs): input-required results, the
+# stateless suite's diagnostic tools, the JSON Schema 2020-12 tool.
+DISCOVER_TOOLS = {
+    "test_missing_capability", "test_streaming_elicitation", "test_logging_tool",
+    "test_input_required_result_elicitation", "test_input_required_result_sampling",
+    "test_input_required_result_list_roots", "test_input_required_result_request_state",
+    "test_input_required_result_multiple_inputs", "test_input_required_result_multi_round",
+    "test_input_required_result_tampered_state", "test_input_required_result_capabilities",
+    "json_schema_2020_12_tool",
+}
+
+
+def fixture_tools(version):
+    return FIXTURE_TOOLS | DISCOVER_TOOLS if version >= "2026" else FIXTURE_TOOLS
 
 
 def fail(msg):
@@ -28,7 +42,7 @@ def sdk_client(d, version):
     expect(d.get("ok") is True, f"the client reported an error: {d.get('error')}")
     expect(d.get("protocol_version") == version, f"negotiated {d.get('protocol_version')}, expected {version}")
     names = {t["name"] for t in d["tools"]}
-    expect(names == FIXTURE_TOOLS, f"tools/list: {sorted(names)}")
+    expect(names == fixture_tools(version), f"tools/list: {sorted(names)}")
     text = d["tool_result"]["content"][0]
     expect(text == {"type": "text", "text": "This is a simple text response for testing."} or
            (text.get("type"), text.get("text")) == ("text", "This is a simple text response for testing."),
@@ -76,7 +90,7 @@ def self_check(lines, version):
     by = lambda kind: [e for e in events if e["event"] == kind]
     expect(not by("error"), f"the client reported an error: {by('error')}")
     expect([e["version"] for e in by("negotiated")] == [version], f"negotiated: {by('negotiated')}")
-    expect(set(by("tools")[0]["names"]) == FIXTURE_TOOLS, f"tools: {by('tools')}")
+    expect(set(by("tools")[0]["names"]) == fixture_tools(version), f"tools: {by('tools')}")
     calls = {e["name"]: e["result"] for e in by("call")}
     enums = 0 if version == "2025-06-18" else 1
     if enums:

@@ -69,6 +69,16 @@ pub enum Event {
 }
 
 type Observer = Box<dyn Fn(&Event) + Send + Sync>;
+type Tap = Arc<dyn Fn(Direction, &str) + Send + Sync>;
+
+/// Which way a message crossed the connection, for a [`Builder::tap`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// From the peer.
+    In,
+    /// To the peer.
+    Out,
+}
 type Send_ = Box<dyn Fn(String) -> Result<(), TransportError> + Send + Sync>;
 
 /// Where the messages written while serving one incoming message go, when not to the
@@ -83,6 +93,7 @@ struct Inner {
     closed: AtomicBool,
     limits: Limits,
     observer: Option<Observer>,
+    tap: Option<Tap>,
 }
 
 impl Inner {
@@ -176,12 +187,13 @@ impl fmt::Debug for Session {
     }
 }
 
-/// How to build a [`Session`]: its [`Limits`] and an observer of what it deals with by
-/// itself ([`Event`]).
+/// How to build a [`Session`]: its [`Limits`], an observer of what it deals with by
+/// itself ([`Event`]), and a tap on every message.
 #[derive(Default)]
 pub struct Builder {
     limits: Limits,
     observer: Option<Observer>,
+    tap: Option<Tap>,
 }
 
 impl fmt::Debug for Builder {
@@ -206,6 +218,14 @@ impl Builder {
         self
     }
 
+    /// Shows `tap` every message that crosses the connection, exactly as read or written
+    /// (a traffic log, say): incoming ones as they are handed to the session, outgoing ones
+    /// as they are written (on the connection or on a message's own stream).
+    pub fn tap(mut self, tap: impl Fn(Direction, &str) + Send + Sync + 'static) -> Self {
+        self.tap = Some(Arc::new(tap));
+        self
+    }
+
     /// The session, writing each outgoing message (one JSON text) with `send`. `send`
     /// must not block: queue the text for a writer (an error means the connection is
     /// gone).
@@ -213,13 +233,21 @@ impl Builder {
         self,
         send: impl Fn(String) -> Result<(), TransportError> + Send + Sync + 'static,
     ) -> Session {
+        let send: Send_ = match self.tap.clone() {
+            None => Box::new(send),
+            Some(tap) => Box::new(move |text: String| {
+                tap(Direction::Out, &text);
+                send(text)
+            }),
+        };
         let inner = Arc::new(Inner {
-            send: Box::new(send),
+            send,
             pending: Mutex::new(HashMap::new()),
             running: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
             limits: self.limits,
             observer: self.observer,
+            tap: self.tap,
         });
         let peer = Peer::new(Calls(inner.clone(), None));
         Session { inner, peer }
@@ -300,6 +328,21 @@ impl Session {
         if message.trim().is_empty() {
             return;
         }
+        let out = match (&self.inner.tap, out) {
+            (Some(tap), Some(out)) => {
+                tap(Direction::In, &message);
+                let tap = tap.clone();
+                Some(Arc::new(move |text: String| {
+                    tap(Direction::Out, &text);
+                    out(text)
+                }) as Outlet)
+            }
+            (Some(tap), None) => {
+                tap(Direction::In, &message);
+                None
+            }
+            (None, out) => out,
+        };
         match route(message.as_bytes()) {
             Route::Response(id) => self.complete(id, message),
             Route::Request(id) => self.start(id, message, service, spawn, out),

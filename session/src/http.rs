@@ -44,7 +44,7 @@ use mcp_spec_types::rt::service::{Meta, Route, TransportError, refuse, route};
 use mcp_spec_types::version::{PROTOCOL_VERSION_META_KEY, check_envelope};
 use serde_json::{Map, Value};
 
-use crate::{Limits, Outlet, Session, Tokio, Versions};
+use crate::{Direction, Limits, Outlet, Session, Tokio, Versions};
 
 /// The header that names a session (initialize era).
 pub const SESSION_HEADER: &str = "mcp-session-id";
@@ -59,6 +59,7 @@ pub const NAME_HEADER: &str = "mcp-name";
 const HEADER_MISMATCH: i64 = -32020;
 
 type Make = dyn Fn() -> Versions + Send + Sync;
+type HttpTap = Arc<dyn Fn(Option<&str>, Direction, &str) + Send + Sync>;
 
 /// A Streamable HTTP server: [`router`](HttpServer::router) gives the `axum` router
 /// (mount it where you like), [`serve`](HttpServer::serve) serves it on a listener.
@@ -68,6 +69,7 @@ pub struct HttpServer {
     hosts: Vec<String>,
     sessions: Mutex<HashMap<String, Arc<Connection>>>,
     counter: AtomicU64,
+    tap: Option<HttpTap>,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -97,7 +99,19 @@ impl HttpServer {
             hosts: ["localhost", "127.0.0.1", "[::1]"].map(String::from).into(),
             sessions: Mutex::new(HashMap::new()),
             counter: AtomicU64::new(0),
+            tap: None,
         }
+    }
+
+    /// Shows `tap` every message the server reads (each POST body) and writes (each
+    /// answer, event or refusal), exactly as read or written, with the session it belongs
+    /// to (`None` outside any: stateless requests, refusals before a session).
+    pub fn tap(
+        mut self,
+        tap: impl Fn(Option<&str>, Direction, &str) + Send + Sync + 'static,
+    ) -> Self {
+        self.tap = Some(Arc::new(tap));
+        self
     }
 
     /// Other limits for each session than the default ones.
@@ -150,21 +164,45 @@ impl HttpServer {
         self.hosts.iter().any(|h| h.eq_ignore_ascii_case(&host))
     }
 
-    fn session(&self, builder_for: &str) -> Session {
-        let why = format!("{builder_for}: nothing to write on but the stream of a POST");
-        Session::builder()
-            .limits(self.limits)
-            .build(move |_| Err(TransportError::new(why.clone())))
+    /// A session engine for the session `name` (`None`: one stateless request).
+    fn session(&self, name: Option<&str>) -> Session {
+        let mut builder = Session::builder().limits(self.limits);
+        if let Some(tap) = self.tap.clone() {
+            let name = name.map(str::to_owned);
+            builder = builder.tap(move |direction, text| tap(name.as_deref(), direction, text));
+        }
+        builder.build(move |_| {
+            Err(TransportError::new(
+                "nothing to write on but the stream of a POST",
+            ))
+        })
+    }
+
+    /// A refusal made before any session engine saw the POST, tapped both ways.
+    fn refuse(
+        &self,
+        session: Option<&str>,
+        body: &str,
+        status: StatusCode,
+        id: Option<&Id>,
+        e: ErrorObject,
+    ) -> Response {
+        let (response, text) = error(status, id, e);
+        if let Some(tap) = &self.tap {
+            tap(session, Direction::In, body);
+            tap(session, Direction::Out, &text);
+        }
+        response
     }
 }
 
-/// An answer with a JSON-RPC error body.
-fn error(status: StatusCode, id: Option<&Id>, error: ErrorObject) -> Response {
+/// An answer with a JSON-RPC error body, and the body.
+fn error(status: StatusCode, id: Option<&Id>, error: ErrorObject) -> (Response, String) {
     let body = match id {
         Some(id) => refuse(id, error),
         None => serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error}).to_string(),
     };
-    json(status, body)
+    (json(status, body.clone()), body)
 }
 
 fn json(status: StatusCode, body: String) -> Response {
@@ -177,10 +215,13 @@ async fn handle_post(
     body: Bytes,
 ) -> Response {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let label = header(SESSION_HEADER);
     let Ok(text) = String::from_utf8(body.to_vec()) else {
         let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not UTF-8");
-        return error(StatusCode::BAD_REQUEST, None, e);
+        let shown = String::from_utf8_lossy(&body);
+        return server.refuse(label, &shown, StatusCode::BAD_REQUEST, None, e);
     };
+    let refuse = |status, id: Option<&Id>, e| server.refuse(label, &text, status, id, e);
     let routed = route(text.as_bytes());
     let id = match &routed {
         Route::Request(id) => Some(id.clone()),
@@ -192,20 +233,20 @@ async fn handle_post(
         .any(|v| !server.allowed(v));
     if foreign {
         let e = ErrorObject::invalid_request("Host or Origin is not an allowed host");
-        return error(StatusCode::FORBIDDEN, id.as_ref(), e);
+        return refuse(StatusCode::FORBIDDEN, id.as_ref(), e);
     }
     let Ok(value) = serde_json::from_str::<Value>(&text) else {
         let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not JSON");
-        return error(StatusCode::BAD_REQUEST, None, e);
+        return refuse(StatusCode::BAD_REQUEST, None, e);
     };
     let method = value.get("method").and_then(Value::as_str);
-    if let Some(name) = header(SESSION_HEADER) {
+    if let Some(name) = label {
         let connection = server.lock().get(name).cloned();
         let Some(connection) = connection else {
             let e = ErrorObject::invalid_request(format!(
                 "no session `{name}` (it ended, or never was)"
             ));
-            return error(StatusCode::NOT_FOUND, id.as_ref(), e);
+            return refuse(StatusCode::NOT_FOUND, id.as_ref(), e);
         };
         return deliver(&connection.session, &connection.service, text, id, false).await;
     }
@@ -222,7 +263,7 @@ async fn handle_post(
             server.counter.fetch_add(1, Ordering::Relaxed)
         );
         let connection = Arc::new(Connection {
-            session: server.session("an initialize-era session"),
+            session: server.session(Some(&name)),
             service: Arc::new((server.make)()),
         });
         server.lock().insert(name.clone(), connection.clone());
@@ -235,14 +276,14 @@ async fn handle_post(
     let service = (server.make)();
     if !service.offers_discover_era() {
         let e = ErrorObject::invalid_request("missing Mcp-Session-Id: send initialize first");
-        return error(StatusCode::BAD_REQUEST, id.as_ref(), e);
+        return refuse(StatusCode::BAD_REQUEST, id.as_ref(), e);
     }
     if let Some(id) = &id
         && let Err(e) = check_stateless(&headers, &value, &service.versions())
     {
-        return error(StatusCode::BAD_REQUEST, Some(id), e);
+        return refuse(StatusCode::BAD_REQUEST, Some(id), e);
     }
-    let session = server.session("a stateless request");
+    let session = server.session(None);
     deliver(&session, &Arc::new(service.stateless()), text, id, true).await
 }
 

@@ -22,11 +22,13 @@
 mod engine;
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "http-client")]
+pub mod http_client;
 #[cfg(feature = "stdio")]
 pub mod stdio;
 mod versions;
 
-pub use engine::{Builder, Event, Limits, Outlet, Session, Spawn};
+pub use engine::{Builder, Direction, Event, Limits, Outlet, Session, Spawn};
 pub use versions::Versions;
 
 /// Starts tasks with `tokio::spawn` (on the runtime the caller is in).

@@ -92,7 +92,12 @@ fn lines<R: AsyncRead + Unpin + Send + 'static>(reader: R) -> impl Stream<Item =
 /// Serves `service` over this process's stdin and stdout until stdin ends: a stdio MCP
 /// server (or a client spawned by its server) in one call.
 pub async fn serve_stdio<S: Service>(service: S) {
-    let (_, run) = connect(tokio::io::stdin(), tokio::io::stdout(), service);
+    serve_stdio_with(Session::builder(), service).await
+}
+
+/// [`serve_stdio`] for a session with other limits, an observer or a tap.
+pub async fn serve_stdio_with<S: Service>(builder: Builder, service: S) {
+    let (_, run) = connect_with(builder, tokio::io::stdin(), tokio::io::stdout(), service);
     run.await
 }
 
@@ -105,6 +110,15 @@ pub fn spawn<S: Service>(
     command: &mut Command,
     service: S,
 ) -> io::Result<(Session, Child, tokio::task::JoinHandle<()>)> {
+    spawn_with(Session::builder(), command, service)
+}
+
+/// [`spawn`] for a session with other limits, an observer or a tap.
+pub fn spawn_with<S: Service>(
+    builder: Builder,
+    command: &mut Command,
+    service: S,
+) -> io::Result<(Session, Child, tokio::task::JoinHandle<()>)> {
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -114,6 +128,6 @@ pub fn spawn<S: Service>(
         (Some(stdin), Some(stdout)) => (stdin, stdout),
         _ => return Err(io::Error::other("the child has no piped stdin or stdout")),
     };
-    let (session, run) = connect(stdout, stdin, service);
+    let (session, run) = connect_with(builder, stdout, stdin, service);
     Ok((session, child, tokio::spawn(run)))
 }

@@ -1,28 +1,40 @@
-//! An MCP client built only on the generated crate (plus tokio and the small stdio link).
+//! An MCP client built on the generated crate and its session engine
+//! (`mcp-spec-session`), over stdio or Streamable HTTP.
 //!
-//! `mcp-example-client [OPTIONS] -- COMMAND [ARGS...]` starts COMMAND as a stdio MCP server,
-//! negotiates a protocol version (the 2026-07-28 discover era if the server offers it,
-//! else `initialize` with 2025-11-25 or 2025-06-18), lists tools, resources and prompts,
-//! makes the calls asked for, and prints one JSON object per line on stdout. It answers
-//! `roots/list`, `sampling/createMessage` and `elicitation/create` from the server and
-//! reports the notifications it receives.
+//! `mcp-example-client [OPTIONS] -- COMMAND [ARGS...]` starts COMMAND as a stdio MCP server;
+//! `mcp-example-client [OPTIONS] --url URL` talks to a Streamable HTTP server. It negotiates
+//! a protocol version (the 2026-07-28 discover era if the server offers it, else
+//! `initialize` with 2025-11-25 or 2025-06-18), lists tools, resources and prompts, makes
+//! the calls asked for, and prints one JSON object per line on stdout. It answers
+//! `roots/list`, `sampling/createMessage` and `elicitation/create` from the server (in the
+//! discover era, the input requests of an `input_required` result) and reports the
+//! notifications it receives.
 //!
 //! Options: `--call NAME[=JSON-ARGS]`, `--read URI`, `--prompt NAME[=JSON-ARGS]` (each
 //! repeatable), `--root URI` (answered to `roots/list`), `--era auto|initialize|discover`,
 //! `--offer VERSION` (the version `initialize` asks for, default 2025-11-25),
 //! `--wait-ms N` (linger before exiting, to collect server requests and notifications).
+//!
+//! `mcp-example-client --conformance URL` is the client the official conformance suite
+//! runs: what it does comes from `MCP_CONFORMANCE_SCENARIO` and
+//! `MCP_CONFORMANCE_PROTOCOL_VERSION` ([`conformance`]).
 
-use std::process::{ExitCode, Stdio};
-use std::sync::Arc;
+#[path = "../../server/src/traffic.rs"]
+mod traffic;
+
+use std::process::ExitCode;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use mcp_spec_session::http_client::HttpClient;
+use mcp_spec_session::{Session, stdio};
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::{Notification, Request};
-use mcp_spec_types::rt::service::{NotificationContext, Open, Peer, RequestContext};
-use mcp_stdio::{Link, LinkTransport};
+use mcp_spec_types::rt::service::{
+    BoxFuture, CallError, NotificationContext, Peer, RequestContext, Route, Service, refuse, route,
+};
 use serde_json::{Value, json};
-use tokio::sync::mpsc::UnboundedReceiver;
 
 #[derive(Default)]
 struct Opts {
@@ -34,6 +46,10 @@ struct Opts {
     offer: String,
     wait_ms: u64,
     command: Vec<String>,
+    url: Option<String>,
+    /// Only list tools (not resources and prompts): the conformance suite's servers
+    /// serve nothing else.
+    tools_only: bool,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -61,6 +77,8 @@ fn parse_args() -> Result<Opts, String> {
             "--era" => o.era = value()?,
             "--offer" => o.offer = value()?,
             "--wait-ms" => o.wait_ms = value()?.parse().map_err(|e| format!("--wait-ms: {e}"))?,
+            "--url" => o.url = Some(value()?),
+            "--conformance" => return conformance(value()?),
             "--" => {
                 o.command = args.collect();
                 break;
@@ -68,10 +86,84 @@ fn parse_args() -> Result<Opts, String> {
             other => return Err(format!("unknown option {other}")),
         }
     }
-    if o.command.is_empty() {
-        return Err("usage: mcp-example-client [OPTIONS] -- COMMAND [ARGS...]".into());
+    if o.command.is_empty() == o.url.is_none() {
+        return Err(
+            "usage: mcp-example-client [OPTIONS] (-- COMMAND [ARGS...] | --url URL)".into(),
+        );
     }
     Ok(o)
+}
+
+/// What the conformance suite's client scenarios ask of a client (the suite runs
+/// `mcp-example-client --conformance URL`): the calls each scenario's server expects,
+/// at the protocol version the suite names.
+fn conformance(url: String) -> Result<Opts, String> {
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let version = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").unwrap_or_default();
+    let call = |name: &str, args: Value| (name.to_string(), args);
+    let calls = match scenario.as_str() {
+        "tools_call" => vec![call("add_numbers", json!({"a": 2, "b": 3}))],
+        "elicitation-sep1034-client-defaults" => {
+            vec![call("test_client_elicitation_defaults", json!({}))]
+        }
+        "sse-retry" => vec![call("test_reconnection", json!({}))],
+        "sep-2322-client-request-state" => [
+            "test_mrtr_echo_state",
+            "test_mrtr_no_state",
+            "test_mrtr_unrelated",
+            "test_mrtr_no_result_type",
+        ]
+        .map(|name| call(name, json!({})))
+        .to_vec(),
+        "http-standard-headers" => vec![
+            call("test_headers", json!({})),
+            call("my-hyphenated-tool", json!({})),
+        ],
+        // The other tools there declare headers that break the rules: not called.
+        "http-invalid-tool-headers" => vec![call("valid_tool", json!({"region": "x"}))],
+        _ => vec![],
+    };
+    // A scenario may name its calls in its context.
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or_default();
+    let named: Vec<_> = context["toolCalls"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| Some(call(c["name"].as_str()?, c["arguments"].clone())))
+        .collect();
+    let calls = if named.is_empty() { calls } else { named };
+    let (reads, prompts) = match scenario.as_str() {
+        "http-standard-headers" => (
+            vec![
+                "file:///path/to/file%20name.txt".to_string(),
+                "https://example.com/resource?id=123".to_string(),
+            ],
+            vec![call("test_prompt", json!({}))],
+        ),
+        _ => (vec![], vec![]),
+    };
+    let era = if version.as_str() >= "2026" {
+        "discover"
+    } else {
+        "initialize"
+    };
+    Ok(Opts {
+        calls,
+        reads,
+        prompts,
+        era: era.into(),
+        offer: if era == "initialize" {
+            version
+        } else {
+            String::new()
+        },
+        url: Some(url),
+        tools_only: true,
+        ..Opts::default()
+    })
 }
 
 /// One line of output.
@@ -141,11 +233,7 @@ fn answer<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorObject> {
 
 macro_rules! initialize_era {
     ($run:ident, $v:ident) => {
-        async fn $run(
-            link: Arc<Link>,
-            incoming: UnboundedReceiver<String>,
-            o: &Opts,
-        ) -> Result<(), String> {
+        async fn $run(raw: Peer, later: &Later, o: &Opts) -> Result<(), String> {
             use mcp_spec_types::$v as v;
             use v::handlers::{ClientHandler, ServerPeer};
             type P<M> = <M as Request>::Params;
@@ -205,17 +293,17 @@ macro_rules! initialize_era {
                 }
             }
 
-            let peer = ServerPeer(Peer::new(LinkTransport(link.clone())));
-            serve(incoming, link, peer.clone(), Arc::new(Handler { roots: o.roots.clone() }), |h, p, line| async move {
-                v::handlers::serve_server_message(&*h, &Open, &p, line.as_bytes()).await
-            });
+            later.choose(v::handlers::Client::new(Handler { roots: o.roots.clone() }));
+            let peer = ServerPeer(raw);
             peer.notify_initialized(None).await.map_err(error)?;
             let tools = peer.list_tools(None).await.map_err(error)?;
             emit("tools", json!({"names": tools.tools.iter().map(|t| &t.name).collect::<Vec<_>>()}));
-            let resources = peer.list_resources(None).await.map_err(error)?;
-            emit("resources", json!({"uris": resources.resources.iter().map(|r| &r.uri).collect::<Vec<_>>()}));
-            let prompts = peer.list_prompts(None).await.map_err(error)?;
-            emit("prompts", json!({"names": prompts.prompts.iter().map(|p| &p.name).collect::<Vec<_>>()}));
+            if !o.tools_only {
+                let resources = peer.list_resources(None).await.map_err(error)?;
+                emit("resources", json!({"uris": resources.resources.iter().map(|r| &r.uri).collect::<Vec<_>>()}));
+                let prompts = peer.list_prompts(None).await.map_err(error)?;
+                emit("prompts", json!({"names": prompts.prompts.iter().map(|p| &p.name).collect::<Vec<_>>()}));
+            }
             for (name, args) in &o.calls {
                 let r = peer.call_tool(&typed(json!({"name": name, "arguments": args}))?).await.map_err(error)?;
                 emit("call", json!({"name": name, "result": r}));
@@ -236,30 +324,37 @@ macro_rules! initialize_era {
 initialize_era!(run_2025_06_18, v2025_06_18);
 initialize_era!(run_2025_11_25, v2025_11_25);
 
-/// Hands every incoming request and notification to the version's dispatch, each on its
-/// own task, and sends back the replies.
-fn serve<H, P, F, Fut>(
-    mut incoming: UnboundedReceiver<String>,
-    link: Arc<Link>,
-    peer: P,
-    handler: Arc<H>,
-    dispatch: F,
-) where
-    H: Send + Sync + 'static,
-    P: Clone + Send + Sync + 'static,
-    F: Fn(Arc<H>, P, String) -> Fut + Send + Sync + 'static + Copy,
-    Fut: std::future::Future<Output = Option<String>> + Send + 'static,
-{
-    tokio::spawn(async move {
-        while let Some(line) = incoming.recv().await {
-            let (h, p, l) = (handler.clone(), peer.clone(), link.clone());
-            tokio::spawn(async move {
-                if let Some(reply) = dispatch(h, p, line).await {
-                    l.send(reply);
-                }
-            });
+/// The client's service before a version is negotiated, and that version's after: the
+/// session starts before the version is known.
+#[derive(Default)]
+struct Later(OnceLock<Arc<dyn Service>>);
+
+impl Later {
+    fn choose(&self, service: impl Service) {
+        let _ = self.0.set(Arc::new(service));
+    }
+}
+
+/// [`Later`] shared between the session and `main`.
+struct Chosen(Arc<Later>);
+
+impl Service for Chosen {
+    fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>> {
+        match self.0.0.get() {
+            Some(service) => service.clone().serve(peer, message),
+            None => {
+                // Before the version is known, a request is refused; nothing else answered.
+                let refusal = match route(message.as_bytes()) {
+                    Route::Request(id) => Some(refuse(
+                        &id,
+                        ErrorObject::internal_error("no protocol version is negotiated yet"),
+                    )),
+                    _ => None,
+                };
+                Box::pin(async move { refusal })
+            }
         }
-    });
+    }
 }
 
 /// The `_meta` envelope every discover-era request carries.
@@ -271,41 +366,31 @@ fn envelope() -> Value {
     })
 }
 
-async fn run_2026_07_28(
-    link: Arc<Link>,
-    incoming: UnboundedReceiver<String>,
-    o: &Opts,
-) -> Result<(), String> {
+async fn run_2026_07_28(raw: Peer, later: &Later, o: &Opts) -> Result<(), String> {
     use mcp_spec_types::v2026_07_28 as v;
     use v::handlers::{ClientHandler, ServerPeer};
     struct Handler;
     impl ClientHandler for Handler {}
-    let peer = ServerPeer(Peer::new(LinkTransport(link.clone())));
-    serve(
-        incoming,
-        link,
-        peer.clone(),
-        Arc::new(Handler),
-        |h, p, line| async move {
-            v::handlers::serve_server_message(&*h, &Open, &p, line.as_bytes()).await
-        },
-    );
+    later.choose(v::handlers::Client::new(Handler));
+    let peer = ServerPeer(raw);
     let page = || typed::<v::PaginatedRequestParams>(json!({"_meta": envelope()}));
     let tools = peer.list_tools(&page()?).await.map_err(error)?;
     emit(
         "tools",
         json!({"names": tools.tools.iter().map(|t| &t.name).collect::<Vec<_>>()}),
     );
-    let resources = peer.list_resources(&page()?).await.map_err(error)?;
-    emit(
-        "resources",
-        json!({"uris": resources.resources.iter().map(|r| &r.uri).collect::<Vec<_>>()}),
-    );
-    let prompts = peer.list_prompts(&page()?).await.map_err(error)?;
-    emit(
-        "prompts",
-        json!({"names": prompts.prompts.iter().map(|p| &p.name).collect::<Vec<_>>()}),
-    );
+    if !o.tools_only {
+        let resources = peer.list_resources(&page()?).await.map_err(error)?;
+        emit(
+            "resources",
+            json!({"uris": resources.resources.iter().map(|r| &r.uri).collect::<Vec<_>>()}),
+        );
+        let prompts = peer.list_prompts(&page()?).await.map_err(error)?;
+        emit(
+            "prompts",
+            json!({"names": prompts.prompts.iter().map(|p| &p.name).collect::<Vec<_>>()}),
+        );
+    }
     for (name, args) in &o.calls {
         // An input-required result carries requests for us; answer them and retry.
         let mut params = json!({"_meta": envelope(), "name": name, "arguments": args});
@@ -363,10 +448,9 @@ async fn run_2026_07_28(
 }
 
 /// Picks the era: `server/discover` first (unless told otherwise), then `initialize`.
-async fn negotiate(link: &Arc<Link>, era: &str, offer: &str) -> Result<ProtocolVersion, String> {
-    let raw = Peer::new(LinkTransport(link.clone()));
+async fn negotiate(raw: &Peer, era: &str, offer: &str) -> Result<ProtocolVersion, String> {
     if era != "initialize" {
-        let discover = raw.request_raw("server/discover", Some(json!({"_meta": envelope()})));
+        let discover = discover(raw);
         match tokio::time::timeout(Duration::from_secs(5), discover).await {
             Ok(Ok(result)) => {
                 let result = result.to_value();
@@ -386,7 +470,12 @@ async fn negotiate(link: &Arc<Link>, era: &str, offer: &str) -> Result<ProtocolV
         }
     }
     use mcp_spec_types::v2025_11_25 as v;
-    let peer = v::handlers::ServerPeer(raw);
+    let peer = v::handlers::ServerPeer(raw.clone());
+    let offer = if offer.is_empty() {
+        "2025-11-25"
+    } else {
+        offer
+    };
     let result = peer
         .initialize(&typed(json!({
             "protocolVersion": offer,
@@ -403,6 +492,25 @@ async fn negotiate(link: &Arc<Link>, era: &str, offer: &str) -> Result<ProtocolV
     .map_err(error)
 }
 
+/// `server/discover`, asked again once when the server refuses the version asked
+/// (-32022) but supports this client's.
+async fn discover(raw: &Peer) -> Result<mcp_spec_types::rt::jsonrpc::RawResult, CallError> {
+    let ask = || raw.request_raw("server/discover", Some(json!({"_meta": envelope()})));
+    match ask().await {
+        Err(CallError::Rejected(e))
+            if e.code == -32022
+                && e.data.as_ref().is_some_and(|d| {
+                    d["supported"]
+                        .as_array()
+                        .is_some_and(|s| s.iter().any(|v| v == "2026-07-28"))
+                }) =>
+        {
+            ask().await
+        }
+        other => other,
+    }
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let o = match parse_args() {
@@ -412,35 +520,46 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut child = match tokio::process::Command::new(&o.command[0])
-        .args(&o.command[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("cannot start {}: {e}", o.command[0]);
-            return ExitCode::FAILURE;
+    let later = Arc::new(Later::default());
+    let service = Chosen(later.clone());
+    // Over stdio the child is kept until the end (dropping it stops it).
+    let mut builder = Session::builder();
+    if traffic::on() {
+        builder = builder.tap(|direction, text| traffic::record(direction, None, text));
+    }
+    let (session, _child, http) = match &o.url {
+        Some(url) => {
+            let headers = Default::default();
+            let client = HttpClient::connect_with(builder, url, headers, service);
+            (client.session().clone(), None, Some(client))
+        }
+        None => {
+            let mut command = tokio::process::Command::new(&o.command[0]);
+            command.args(&o.command[1..]);
+            match stdio::spawn_with(builder, &mut command, service) {
+                Ok((session, child, _task)) => (session, Some(child), None),
+                Err(e) => {
+                    eprintln!("cannot start {}: {e}", o.command[0]);
+                    return ExitCode::FAILURE;
+                }
+            }
         }
     };
-    let (link, incoming) = Link::start(
-        child.stdout.take().expect("piped"),
-        child.stdin.take().expect("piped"),
-    );
+    let raw = session.peer();
     let run = async {
-        let version = negotiate(&link, &o.era, &o.offer).await?;
+        let version = negotiate(&raw, &o.era, &o.offer).await?;
         emit("negotiated", json!({"version": version.as_str()}));
         match version {
-            ProtocolVersion::V2026_07_28 => run_2026_07_28(link.clone(), incoming, &o).await,
-            ProtocolVersion::V2025_06_18 => run_2025_06_18(link.clone(), incoming, &o).await,
-            _ => run_2025_11_25(link.clone(), incoming, &o).await,
+            ProtocolVersion::V2026_07_28 => run_2026_07_28(raw.clone(), &later, &o).await,
+            ProtocolVersion::V2025_06_18 => run_2025_06_18(raw.clone(), &later, &o).await,
+            _ => run_2025_11_25(raw.clone(), &later, &o).await,
         }
     };
     let outcome = tokio::time::timeout(Duration::from_secs(60), run).await;
     tokio::time::sleep(Duration::from_millis(o.wait_ms)).await;
-    let _ = child.start_kill();
+    if let Some(client) = http {
+        client.close().await;
+    }
     match outcome {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => {

@@ -13,15 +13,17 @@
 #[macro_use]
 mod fixtures;
 mod input;
+mod traffic;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use fixtures::INSTRUCTIONS;
+use mcp_spec_session::Session;
 use mcp_spec_session::Versions;
 use mcp_spec_session::http::HttpServer;
-use mcp_spec_session::stdio::serve_stdio;
+use mcp_spec_session::stdio::serve_stdio_with;
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::Request;
@@ -349,11 +351,17 @@ async fn main() {
             .await
             .expect("bind 127.0.0.1");
         eprintln!("mcp-example-server: Streamable HTTP on http://127.0.0.1:{port}/mcp");
-        HttpServer::new(versions)
-            .serve(listener)
-            .await
-            .expect("serve");
+        let mut server = HttpServer::new(versions);
+        if traffic::on() {
+            server = server
+                .tap(|session, direction, text| traffic::record(direction, Some(session), text));
+        }
+        server.serve(listener).await.expect("serve");
         return;
     }
-    serve_stdio(versions()).await;
+    let mut builder = Session::builder();
+    if traffic::on() {
+        builder = builder.tap(|direction, text| traffic::record(direction, None, text));
+    }
+    serve_stdio_with(builder, versions()).await;
 }

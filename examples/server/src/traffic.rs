@@ -1,9 +1,12 @@
 //! The traffic log: when the environment variable `MCP_TRAFFIC_LOG` names a file, every
-//! message that crosses a transport of the examples is appended to it as one JSON line,
-//! `{"dir":"in","text":"..."}` (`"out"` for what we write), the text exactly as read or
-//! written. The HTTP transport adds the MCP session it belongs to:
-//! `{"dir":"in","session":"s0-1f2e","text":"..."}` (`null` before there is one).
-//! `interop/record` turns these logs into the corpus under `tests/data/traffic/`.
+//! message that crosses a transport of the examples (the session's tap) is appended to it
+//! as one JSON line, `{"dir":"in","text":"..."}` (`"out"` for what we write), the text
+//! exactly as read or written. The HTTP server adds the MCP session it belongs to:
+//! `{"dir":"in","session":"1f2e-0","text":"..."}` (`null` outside any).
+//! `interop/record` turns these logs into the corpus under `tests/data/traffic/`. The
+//! example client uses this file too (`#[path]`).
+
+use mcp_spec_session::Direction;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -45,10 +48,19 @@ fn push_string(line: &mut String, text: &str) {
     line.push('"');
 }
 
-/// Records one message: `dir` is `"in"` or `"out"`; `session` is the HTTP session, if
-/// the transport has sessions (`Some(None)`: not in one).
-pub fn record(dir: &str, session: Option<Option<&str>>, text: &str) {
+/// Whether the log is on.
+pub fn on() -> bool {
+    log().is_some()
+}
+
+/// Records one message; `session` is the HTTP session, if the transport has sessions
+/// (`Some(None)`: not in one).
+pub fn record(direction: Direction, session: Option<Option<&str>>, text: &str) {
     let Some(log) = log() else { return };
+    let dir = match direction {
+        Direction::In => "in",
+        Direction::Out => "out",
+    };
     let mut line = String::with_capacity(text.len() + 32);
     line.push_str("{\"dir\":");
     push_string(&mut line, dir);
