@@ -228,12 +228,13 @@ Real JSON-RPC messages written by MCP peers none of us wrote, exactly as they wr
     s.append("""## How it was recorded
 
 With `MCP_TRAFFIC_LOG=FILE`, the examples' transports append one line per message to FILE:
-`{"dir":"in"|"out","text":"..."}`. On stdio (`examples/stdio`, the `Link`) the reader task
-logs every line it reads and the writer task every line it writes; the newline that ends a
-line (`\\n`, or `\\r\\n`) is the delimiter and is not part of the text. Over HTTP
-(`examples/server/src/http.rs`) each POST body is logged as `in` (decoded as UTF-8, as the
-server does) and each message the server writes back (an SSE event's data, or a JSON error
-body) as `out`, with the MCP session it belongs to (`"session"`). Our messages (`out`) are
+`{"dir":"in"|"out","text":"..."}`, through the session crate's tap
+(`mcp_spec_session::Builder::tap`). On stdio every line read is logged as it is handed to
+the session and every line as it is written; the newline that ends a line (`\\n`, or
+`\\r\\n`) is the delimiter and is not part of the text. Over HTTP
+(`mcp_spec_session::http::HttpServer::tap`) each POST body is logged as `in` (decoded as
+UTF-8, as the server does) and each message the server writes back (a JSON body, an SSE
+event's data, or a refusal) as `out`, with the MCP session it belongs to (`"session"`). Our messages (`out`) are
 used only to pair responses and to find the negotiated version; the corpus keeps what the
 peer wrote.
 

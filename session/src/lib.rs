@@ -1,6 +1,8 @@
 //! Serve and call MCP without writing a transport: a session engine over the types of
-//! [`mcp_spec_types`], and (feature `stdio`) newline-delimited JSON-RPC over stdin/stdout,
-//! a child process or any async reader and writer.
+//! [`mcp_spec_types`], and its transports: (feature `stdio`) newline-delimited JSON-RPC
+//! over stdin/stdout, a child process or any async reader and writer; (feature `http`)
+//! a Streamable HTTP server, [`http::HttpServer`]; (feature `http-client`) a Streamable
+//! HTTP client, [`http_client::HttpClient`].
 //!
 //! A [`Session`] is one connection, both directions. It keeps the requests this side
 //! sends until their responses come (the ids come from the session's

@@ -290,3 +290,24 @@ async fn what_the_server_refuses_and_how() {
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["result"]["tools"][0]["name"], "echo");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_whose_server_is_gone_fails_its_calls_and_does_not_hang() {
+    // A port nobody listens on (bound, then let go).
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    drop(listener);
+    let client = HttpClient::connect(&url, new::handlers::Client::new(NoHandler));
+    let server = new::handlers::ServerPeer(client.session().peer());
+    let params: new::PaginatedRequestParams =
+        serde_json::from_value(json!({"_meta": envelope()})).unwrap();
+    let outcome = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        server.list_tools(&params),
+    )
+    .await
+    .expect("the call ends");
+    let error = outcome.expect_err("nothing answers");
+    assert!(error.to_string().contains(&url), "{error}");
+    client.close().await;
+}

@@ -3,9 +3,9 @@
 //! structured output and a tool error, a resource, a prompt, logging; `ping` is answered
 //! by the handler trait's default. `interop/run` drives it with the official Python SDK.
 
-use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::RequestContext;
-use mcp_spec_types::v2025_11_25::{self as mcp, handlers::ClientPeer};
+use mcp_spec_types::rt::{jsonrpc::ErrorObject, service::RequestContext};
+use mcp_spec_types::v2025_11_25::handlers::{ClientPeer, Server, ServerHandler};
+use mcp_spec_types::v2025_11_25::*;
 use mcp_spec_types::version::InitializeFirst;
 
 /// The arguments of the `forecast` tool.
@@ -25,52 +25,41 @@ struct Forecast {
 
 type Cx = RequestContext<ClientPeer>;
 type Answer<T> = Result<T, ErrorObject>;
+type Page = Option<PaginatedRequestParams>;
 
 struct Weather;
 
-impl mcp::handlers::ServerHandler for Weather {
-    async fn initialize(
-        &self,
-        _: mcp::InitializeRequestParams,
-        _: Cx,
-    ) -> Answer<mcp::InitializeResult> {
-        let mut caps = mcp::ServerCapabilities::new();
-        caps.tools = Some(Default::default());
-        caps.resources = Some(Default::default());
-        caps.prompts = Some(Default::default());
-        caps.logging = Some(Default::default());
-        let info = mcp::Implementation::new("weather", env!("CARGO_PKG_VERSION"));
-        Ok(mcp::InitializeResult::new("2025-11-25", caps, info))
+impl ServerHandler for Weather {
+    async fn initialize(&self, _: InitializeRequestParams, _: Cx) -> Answer<InitializeResult> {
+        let caps = ServerCapabilities {
+            tools: Some(Default::default()),
+            resources: Some(Default::default()),
+            prompts: Some(Default::default()),
+            logging: Some(Default::default()),
+            ..Default::default()
+        };
+        let info = Implementation::new("weather", env!("CARGO_PKG_VERSION"));
+        Ok(InitializeResult::new("2025-11-25", caps, info))
     }
 
-    async fn list_tools(
-        &self,
-        _: Option<mcp::PaginatedRequestParams>,
-        _: Cx,
-    ) -> Answer<mcp::ListToolsResult> {
-        let forecast = mcp::Tool::for_input::<City>("forecast")?.with_output::<Forecast>()?;
-        let mut echo = mcp::Tool::for_input::<City>("echo_city")?;
+    async fn list_tools(&self, _: Page, _: Cx) -> Answer<ListToolsResult> {
+        let forecast = Tool::for_input::<City>("forecast")?.with_output::<Forecast>()?;
+        let mut echo = Tool::for_input::<City>("echo_city")?;
         echo.description = Some("Says the city back".into());
-        Ok(mcp::ListToolsResult::new(vec![forecast, echo]))
+        Ok(ListToolsResult::new(vec![forecast, echo]))
     }
 
-    async fn call_tool(
-        &self,
-        params: mcp::CallToolRequestParams,
-        cx: Cx,
-    ) -> Answer<mcp::CallToolOutcome> {
+    async fn call_tool(&self, params: CallToolRequestParams, cx: Cx) -> Answer<CallToolOutcome> {
         let City { city } = params.arguments_as()?;
-        let log = mcp::LoggingMessageNotificationParams::new(
-            format!("{} for {city}", params.name).into(),
-            mcp::LoggingLevel::Info,
-        );
+        let note = format!("{} for {city}", params.name);
+        let log = LoggingMessageNotificationParams::new(note.into(), LoggingLevel::Info);
         let _ = cx.peer.notify_logging_message(&log).await;
         let result = match params.name.as_str() {
-            "echo_city" => mcp::CallToolResult::text(&city),
+            "echo_city" => CallToolResult::text(&city),
             "forecast" if city == "Atlantis" => {
-                mcp::CallToolResult::error(format!("no weather station in {city}"))
+                CallToolResult::error(format!("no weather station in {city}"))
             }
-            "forecast" => mcp::CallToolResult::structured(&Forecast {
+            "forecast" => CallToolResult::structured(&Forecast {
                 summary: "sunny".into(),
                 celsius: 21,
                 city,
@@ -80,65 +69,44 @@ impl mcp::handlers::ServerHandler for Weather {
         Ok(result.into())
     }
 
-    async fn list_resources(
-        &self,
-        _: Option<mcp::PaginatedRequestParams>,
-        _: Cx,
-    ) -> Answer<mcp::ListResourcesResult> {
-        Ok(mcp::ListResourcesResult::new(vec![mcp::Resource::new(
-            "stations",
-            "weather://stations",
-        )]))
+    async fn list_resources(&self, _: Page, _: Cx) -> Answer<ListResourcesResult> {
+        let stations = Resource::new("stations", "weather://stations");
+        Ok(ListResourcesResult::new(vec![stations]))
     }
 
     async fn read_resource(
         &self,
-        params: mcp::ReadResourceRequestParams,
+        p: ReadResourceRequestParams,
         _: Cx,
-    ) -> Answer<mcp::ReadResourceResult> {
-        if params.uri != "weather://stations" {
-            return Err(ErrorObject::new(
-                -32002,
-                format!("no resource {}", params.uri),
-            ));
+    ) -> Answer<ReadResourceResult> {
+        if p.uri != "weather://stations" {
+            return Err(ErrorObject::new(-32002, format!("no resource {}", p.uri)));
         }
-        let text = mcp::TextResourceContents::new("Oslo\nLima\n", params.uri);
-        Ok(mcp::ReadResourceResult::new(vec![text.into()]))
+        let text = TextResourceContents::new("Oslo\nLima\n", p.uri);
+        Ok(ReadResourceResult::new(vec![text.into()]))
     }
 
-    async fn list_prompts(
-        &self,
-        _: Option<mcp::PaginatedRequestParams>,
-        _: Cx,
-    ) -> Answer<mcp::ListPromptsResult> {
-        Ok(mcp::ListPromptsResult::new(vec![mcp::Prompt::new(
-            "packing_list",
-        )]))
+    async fn list_prompts(&self, _: Page, _: Cx) -> Answer<ListPromptsResult> {
+        Ok(ListPromptsResult::new(vec![Prompt::new("packing_list")]))
     }
 
-    async fn get_prompt(
-        &self,
-        params: mcp::GetPromptRequestParams,
-        _: Cx,
-    ) -> Answer<mcp::GetPromptResult> {
-        let city = params
-            .arguments
-            .and_then(|a| a.get("city").cloned())
-            .unwrap_or_else(|| "Oslo".into());
-        let ask = mcp::ContentBlock::text(format!("What should I pack for {city}?"));
-        Ok(mcp::GetPromptResult::new(vec![mcp::PromptMessage::new(
+    async fn get_prompt(&self, p: GetPromptRequestParams, _: Cx) -> Answer<GetPromptResult> {
+        let city = p.arguments.and_then(|a| a.get("city").cloned());
+        let city = city.unwrap_or_else(|| "Oslo".into());
+        let ask = ContentBlock::text(format!("What should I pack for {city}?"));
+        Ok(GetPromptResult::new(vec![PromptMessage::new(
             ask,
-            mcp::Role::User,
+            Role::User,
         )]))
     }
 
-    async fn set_level(&self, _: mcp::SetLevelRequestParams, _: Cx) -> Answer<mcp::EmptyResult> {
+    async fn set_level(&self, _: SetLevelRequestParams, _: Cx) -> Answer<EmptyResult> {
         Ok(Default::default())
     }
 }
 
 #[tokio::main]
 async fn main() {
-    let server = mcp::handlers::Server::new(Weather).with_policy(InitializeFirst::new());
+    let server = Server::new(Weather).with_policy(InitializeFirst::new());
     mcp_spec_session::stdio::serve_stdio(server).await;
 }
