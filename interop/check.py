@@ -10,6 +10,7 @@ FIXTURE_TOOLS = {
     "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress",
     "test_error_handling", "test_sampling", "test_elicitation",
     "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
+    "test_reconnection", "json_schema_2020_12_tool",
 }
 # The discover era's own (examples/server/src/input.rs): input-required results, the
 # stateless suite's diagnostic tools, the JSON Schema 2020-12 tool.
@@ -19,7 +20,6 @@ DISCOVER_TOOLS = {
     "test_input_required_result_list_roots", "test_input_required_result_request_state",
     "test_input_required_result_multiple_inputs", "test_input_required_result_multi_round",
     "test_input_required_result_tampered_state", "test_input_required_result_capabilities",
-    "json_schema_2020_12_tool",
 }
 
 

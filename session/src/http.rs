@@ -22,7 +22,11 @@
 //! Every error answer carries the id of the request it answers (`null` only when the body
 //! is not a JSON-RPC request at all). Requests whose `Host` or `Origin` is not an allowed
 //! host (by default `localhost`, `127.0.0.1`, `[::1]`) get 403: DNS rebinding protection.
-//! `GET` (a stream of server-initiated messages) is not offered: 405.
+//! In a session, a request's event stream starts with a priming event (an event id and a
+//! `retry` interval) and numbers its events; when the client loses it, or a handler
+//! closes it ([`close_stream`], SEP-1699 polling), what follows waits, and a `GET` with
+//! `Last-Event-ID` resumes it. A `GET` without one (a stream of server-initiated
+//! messages) is not offered: 405.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -33,14 +37,15 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use futures_channel::mpsc;
 use futures_util::{StreamExt, stream};
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id, codes};
-use mcp_spec_types::rt::service::{Meta, Route, TransportError, refuse, route};
+use mcp_spec_types::rt::service::{
+    BoxFuture, Meta, Peer, Route, Service, TransportError, refuse, route,
+};
 use mcp_spec_types::version::{PROTOCOL_VERSION_META_KEY, check_envelope};
 use serde_json::{Map, Value};
 
@@ -86,7 +91,60 @@ impl std::fmt::Debug for HttpServer {
 struct Connection {
     session: Session,
     service: Arc<Versions>,
+    /// The event streams of its requests, kept for a `GET` with `Last-Event-ID` to
+    /// resume: by stream number.
+    streams: Mutex<HashMap<u64, Arc<Mutex<Buffered>>>>,
+    next_stream: AtomicU64,
 }
+
+/// What one request's event stream has carried, and where it goes now.
+#[derive(Default)]
+struct Buffered {
+    /// Every message written on the stream, in order: event `n` (from 1) is `events[n-1]`.
+    events: Vec<String>,
+    /// The HTTP response (or resumption) it is being written to, if one is open.
+    live: Option<mpsc::UnboundedSender<(usize, String)>>,
+    /// The request is answered: nothing more comes.
+    done: bool,
+}
+
+/// What serving one POST writes, or the handler's wish to close its stream.
+enum Frame {
+    Message(String),
+    Close,
+}
+
+tokio::task_local! {
+    static CLOSE: mpsc::UnboundedSender<Frame>;
+}
+
+/// Closes the event stream of the request being served (call it from a handler, inside
+/// its future), as SEP-1699's polling allows: the HTTP response ends after a priming
+/// event that carries an event id and a `retry` interval, and what the handler writes
+/// next (its answer too) waits for the client to resume with `GET` and `Last-Event-ID`.
+/// Only an initialize-era session can resume; a stateless request's stream just ends.
+/// `false` when not called while serving a POST of this transport.
+pub fn close_stream() -> bool {
+    CLOSE
+        .try_with(|close| close.unbounded_send(Frame::Close).is_ok())
+        .unwrap_or(false)
+}
+
+/// The service of one POST, with [`close_stream`] reaching that POST's stream.
+struct Scoped {
+    inner: Arc<Versions>,
+    close: mpsc::UnboundedSender<Frame>,
+}
+
+impl Service for Scoped {
+    fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>> {
+        let answer = self.inner.clone().serve(peer, message);
+        Box::pin(CLOSE.scope(self.close.clone(), answer))
+    }
+}
+
+/// How long a client waits before it resumes a stream the server closed, in ms.
+const RETRY_MS: u64 = 500;
 
 impl HttpServer {
     /// A server whose connections are served by what `make` returns: called once per
@@ -133,9 +191,7 @@ impl HttpServer {
         Router::new()
             .route(
                 "/mcp",
-                post(handle_post).delete(handle_delete).get(|| async {
-                    (StatusCode::METHOD_NOT_ALLOWED, [("allow", "POST, DELETE")])
-                }),
+                post(handle_post).delete(handle_delete).get(handle_get),
             )
             .with_state(this)
     }
@@ -248,7 +304,14 @@ async fn handle_post(
             ));
             return refuse(StatusCode::NOT_FOUND, id.as_ref(), e);
         };
-        return deliver(&connection.session, &connection.service, text, id, false).await;
+        return deliver(
+            &connection.session,
+            &connection.service,
+            text,
+            id,
+            Some(&connection),
+        )
+        .await;
     }
     // `initialize` starts a session, unless it comes in a discover-era envelope: then it
     // is a stateless request for a method that era does not have.
@@ -265,9 +328,18 @@ async fn handle_post(
         let connection = Arc::new(Connection {
             session: server.session(Some(&name)),
             service: Arc::new((server.make)()),
+            streams: Mutex::default(),
+            next_stream: AtomicU64::new(0),
         });
         server.lock().insert(name.clone(), connection.clone());
-        let mut response = deliver(&connection.session, &connection.service, text, id, false).await;
+        let mut response = deliver(
+            &connection.session,
+            &connection.service,
+            text,
+            id,
+            Some(&connection),
+        )
+        .await;
         if let Ok(value) = HeaderValue::from_str(&name) {
             response.headers_mut().insert(SESSION_HEADER, value);
         }
@@ -284,7 +356,7 @@ async fn handle_post(
         return refuse(StatusCode::BAD_REQUEST, Some(id), e);
     }
     let session = server.session(None);
-    deliver(&session, &Arc::new(service.stateless()), text, id, true).await
+    deliver(&session, &Arc::new(service.stateless()), text, id, None).await
 }
 
 /// The discover era's checks of a stateless request, before it is served: the envelope,
@@ -353,13 +425,14 @@ fn check_stateless(
 
 /// Hands one POST's message to a session and answers the POST: 202 when nothing answers
 /// it (a notification, a response), else the answer (JSON when it is the first and only
-/// thing written, an event stream otherwise).
+/// thing written, an event stream otherwise). `connection` is the initialize-era session
+/// (`None`: a stateless request), whose event streams can be resumed.
 async fn deliver(
     session: &Session,
     service: &Arc<Versions>,
     text: String,
     id: Option<Id>,
-    stateless: bool,
+    connection: Option<&Arc<Connection>>,
 ) -> Response {
     let batch = text.trim_start().starts_with('[');
     if id.is_none() && !batch {
@@ -371,31 +444,167 @@ async fn deliver(
         session.receive_on(text, service, &Tokio, ignore);
         return StatusCode::ACCEPTED.into_response();
     }
-    let (tx, mut rx) = mpsc::unbounded::<String>();
+    let (tx, mut rx) = mpsc::unbounded::<Frame>();
+    let scoped = Arc::new(Scoped {
+        inner: service.clone(),
+        close: tx.clone(),
+    });
     let out: Outlet = Arc::new(move |message| {
-        tx.unbounded_send(message)
+        tx.unbounded_send(Frame::Message(message))
             .map_err(|_| TransportError::new("the client closed the response stream"))
     });
-    session.receive_on(text, service, &Tokio, out);
-    let Some(first) = rx.next().await else {
+    session.receive_on(text, &scoped, &Tokio, out);
+    // The scope's sender lives as long as the handler's future: dropped here, the channel
+    // ends when serving ends.
+    drop(scoped);
+    let first = match rx.next().await {
         // Cancelled before anything was written, or a batch of notifications.
-        return StatusCode::ACCEPTED.into_response();
+        None => return StatusCode::ACCEPTED.into_response(),
+        Some(Frame::Close) => None,
+        Some(Frame::Message(first)) => {
+            let answers_it = matches!((route(first.as_bytes()), &id), (Route::Response(r), Some(id)) if r == *id);
+            if answers_it || batch {
+                // The answer is all there is: the stream is over (the handler is done).
+                let status = match connection {
+                    None => status_of(&first),
+                    Some(_) => StatusCode::OK,
+                };
+                return json(status, first);
+            }
+            Some(first)
+        }
     };
-    let answers_it =
-        matches!((route(first.as_bytes()), &id), (Route::Response(r), Some(id)) if r == *id);
-    if answers_it || batch {
-        // The answer is all there is: the stream is over (the handler is done).
-        let status = if stateless {
-            status_of(&first)
+    let Some(connection) = connection else {
+        // A stateless request's stream: no resumption, a close just ends it.
+        let rest = rx
+            .take_while(|frame| std::future::ready(matches!(frame, Frame::Message(_))))
+            .filter_map(|frame| async move {
+                match frame {
+                    Frame::Message(m) => Some(m),
+                    Frame::Close => None,
+                }
+            });
+        let events = stream::iter(first).chain(rest).map(|m| event(None, &m));
+        return sse(events);
+    };
+    let number = connection.next_stream.fetch_add(1, Ordering::Relaxed);
+    let buffered = Arc::new(Mutex::new(Buffered::default()));
+    let (live, events) = mpsc::unbounded();
+    {
+        let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
+        b.live = Some(live);
+        if let Some(first) = first {
+            b.write(first);
         } else {
-            StatusCode::OK
-        };
-        return json(status, first);
+            b.live = None;
+        }
     }
-    let events = stream::once(async move { first })
-        .chain(rx)
-        .map(|message| Ok::<_, Infallible>(Event::default().event("message").data(message)));
-    Sse::new(events).into_response()
+    lock_streams(connection).insert(number, buffered.clone());
+    let weak = Arc::downgrade(connection);
+    tokio::spawn(async move {
+        while let Some(frame) = rx.next().await {
+            let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
+            match frame {
+                Frame::Message(m) => b.write(m),
+                Frame::Close => b.live = None,
+            }
+        }
+        let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
+        b.done = true;
+        // Delivered whole: nothing left to resume.
+        if b.live.take().is_some()
+            && let Some(connection) = weak.upgrade()
+        {
+            lock_streams(&connection).remove(&number);
+        }
+    });
+    event_stream(number, 0, events)
+}
+
+impl Buffered {
+    fn write(&mut self, message: String) {
+        self.events.push(message.clone());
+        let n = self.events.len();
+        if let Some(live) = &self.live
+            && live.unbounded_send((n, message)).is_err()
+        {
+            // The client went away: the rest waits for it to resume.
+            self.live = None;
+        }
+    }
+}
+
+fn lock_streams(
+    connection: &Connection,
+) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Mutex<Buffered>>>> {
+    connection.streams.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The event stream of stream `number`, from event `after`: a priming event (its id, the
+/// `retry` interval, no data), then each message with the id `<number>-<n>`.
+fn event_stream(
+    number: u64,
+    after: usize,
+    events: mpsc::UnboundedReceiver<(usize, String)>,
+) -> Response {
+    let priming = format!("id: {number}-{after}\nretry: {RETRY_MS}\ndata: \n\n");
+    let events = events.map(move |(n, m)| event(Some(&format!("{number}-{n}")), &m));
+    sse(stream::once(async move { priming }).chain(events))
+}
+
+/// One server-sent event carrying `message` (one line of JSON), with an id if given.
+fn event(id: Option<&str>, message: &str) -> String {
+    let id = id.map(|id| format!("id: {id}\n")).unwrap_or_default();
+    // JSON text has no raw line breaks; any other text is split as SSE requires.
+    let data: String = message.lines().map(|l| format!("data: {l}\n")).collect();
+    format!("event: message\n{id}{data}\n")
+}
+
+/// An event-stream response from events already written out.
+fn sse(events: impl futures_util::Stream<Item = String> + Send + 'static) -> Response {
+    let body = axum::body::Body::from_stream(events.map(Ok::<_, Infallible>));
+    (
+        [
+            ("content-type", "text/event-stream"),
+            ("cache-control", "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET` with `Last-Event-ID`: resumes a request's event stream where the client lost it.
+/// Without one (a stream of server-initiated messages) it is not offered: 405.
+async fn handle_get(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -> Response {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let Some(last) = header("last-event-id") else {
+        return (StatusCode::METHOD_NOT_ALLOWED, [("allow", "POST, DELETE")]).into_response();
+    };
+    let connection = header(SESSION_HEADER).and_then(|name| server.lock().get(name).cloned());
+    let Some(connection) = connection else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let parsed = last
+        .split_once('-')
+        .and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<usize>().ok()?)));
+    let buffered = parsed.and_then(|(s, _)| lock_streams(&connection).get(&s).cloned());
+    let (Some((number, after)), Some(buffered)) = (parsed, buffered) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let (live, events) = mpsc::unbounded();
+    {
+        let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
+        for (i, message) in b.events.iter().enumerate().skip(after) {
+            let _ = live.unbounded_send((i + 1, message.clone()));
+        }
+        if b.done {
+            // Replayed whole: the stream ends here, and is forgotten.
+            lock_streams(&connection).remove(&number);
+        } else {
+            b.live = Some(live);
+        }
+    }
+    event_stream(number, after, events)
 }
 
 /// The HTTP status of a discover-era answer: 404 for a method that does not exist, 400

@@ -31,9 +31,15 @@ impl old::handlers::ServerHandler for OldTools {
 
     async fn call_tool(
         &self,
-        _: old::CallToolRequestParams,
+        p: old::CallToolRequestParams,
         cx: RequestContext<old::handlers::ClientPeer>,
     ) -> Result<old::CallToolOutcome, ErrorObject> {
+        if p.name == "poll" {
+            // SEP-1699: the stream closes, the answer waits for the client to resume.
+            assert!(mcp_spec_session::http::close_stream());
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            return Ok(old::CallToolResult::text("after the reconnection").into());
+        }
         // Calls the client back while the call is served: the request goes out on this
         // POST's event stream, the answer comes back as a POST of its own.
         let question = old::SamplingMessage::new(
@@ -138,6 +144,17 @@ async fn the_initialize_era_over_http_with_a_call_back_to_the_client() {
         serde_json::to_value(&result.content).unwrap(),
         json!([{"type": "text", "text": "the model says 42"}])
     );
+    // A stream the server closes before the answer: resumed with GET and Last-Event-ID.
+    let poll = old::CallToolRequestParams::new("poll");
+    let old::CallToolOutcome::CallToolResult(result) = server.call_tool(&poll).await.unwrap()
+    else {
+        panic!("a task");
+    };
+    assert_eq!(
+        serde_json::to_value(&result.content).unwrap(),
+        json!([{"type": "text", "text": "after the reconnection"}])
+    );
+    assert!(!mcp_spec_session::http::close_stream(), "outside a handler");
     client.close().await;
 }
 

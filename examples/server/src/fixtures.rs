@@ -27,6 +27,34 @@ pub fn schema_members(arg: Option<&str>) -> Map<String, Value> {
     schema.as_object().cloned().unwrap_or_default()
 }
 
+/// The input schema of `json_schema_2020_12_tool`, with the keywords the suite looks for
+/// at its top: `$schema`, `$defs` with an `$anchor`, `allOf` around `anyOf`,
+/// `if`/`then`/`else`, `additionalProperties`.
+pub fn json_schema_2020_12() -> Map<String, Value> {
+    let schema = json!({
+        "type": "object",
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"address": {
+            "$anchor": "addressDef",
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+        }},
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "reach": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"},
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"reach": {"const": "phone"}}, "required": ["reach"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false,
+    });
+    schema.as_object().cloned().unwrap_or_default()
+}
+
 /// The text of `test://template/{id}/data`.
 pub fn template_data(id: &str) -> String {
     json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
@@ -316,7 +344,21 @@ macro_rules! fixtures {
                 tool("test_elicitation", Some("message")),
                 tool("test_elicitation_sep1034_defaults", None),
                 tool("test_elicitation_sep1330_enums", None),
+                tool("test_reconnection", None),
+                json_schema_tool(),
             ]
+        }
+
+        /// A tool whose input schema uses JSON Schema 2020-12 keywords, kept whole.
+        fn json_schema_tool() -> v::Tool {
+            let schema = Value::Object($crate::fixtures::json_schema_2020_12());
+            let schema = serde_json::from_value(schema).unwrap_or_else(|e| {
+                panic!("a version's tool input schema takes any object schema: {e}")
+            });
+            v::Tool {
+                description: Some("Its input schema uses JSON Schema 2020-12".into()),
+                ..v::Tool::new("json_schema_2020_12_tool", schema)
+            }
         }
 
         /// Sends `test_tool_with_logging`'s log lines, `pause` apart.
@@ -468,6 +510,8 @@ macro_rules! fixtures {
                     let token = progress_token.map_or("none".into(), Value::to_string);
                     text(&format!("progress token {token}"))
                 }
+                "test_reconnection" => text("Reconnection test completed"),
+                "json_schema_2020_12_tool" => text("The schema came through whole."),
                 "test_error_handling" => {
                     v::CallToolResult::error("This tool intentionally returns an error for testing")
                 }

@@ -1,7 +1,7 @@
 //! The discover era's own fixtures (2026-07-28): tools and a prompt that ask the client
 //! for input by answering `input_required` (SEP-2322: the client retries with
 //! `inputResponses`, and `requestState` when the server sent one), the diagnostic tools of
-//! the stateless scenarios, and the JSON Schema 2020-12 tool. Sampling and roots are
+//! the stateless scenarios. Sampling and roots are
 //! deprecated in 2026-07-28 (SEP-2577), and still served.
 #![allow(deprecated)]
 
@@ -21,8 +21,7 @@ pub enum Outcome {
 
 /// The tools of this module, with their input schemas (object members besides `type`).
 pub fn tools() -> Vec<(&'static str, &'static str, Map<String, Value>)> {
-    let none = Map::new;
-    let mut list: Vec<_> = [
+    [
         (
             "test_missing_capability",
             "Needs the client's sampling capability",
@@ -69,39 +68,8 @@ pub fn tools() -> Vec<(&'static str, &'static str, Map<String, Value>)> {
         ),
     ]
     .into_iter()
-    .map(|(name, description)| (name, description, none()))
-    .collect();
-    // The keywords the suite looks for, at the top of the schema: `$schema`, `$defs` with
-    // an `$anchor`, `allOf` around `anyOf`, `if`/`then`/`else`, `additionalProperties`.
-    let schema = json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$defs": {"address": {
-            "$anchor": "addressDef",
-            "type": "object",
-            "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
-        }},
-        "properties": {
-            "name": {"type": "string"},
-            "address": {"$ref": "#/$defs/address"},
-            "reach": {"type": "string", "enum": ["phone", "email"]},
-            "phone": {"type": "string"},
-            "email": {"type": "string"},
-        },
-        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
-        "if": {"properties": {"reach": {"const": "phone"}}, "required": ["reach"]},
-        "then": {"required": ["phone"]},
-        "else": {"required": ["email"]},
-        "additionalProperties": false,
-    });
-    let Value::Object(schema) = schema else {
-        unreachable!("an object literal")
-    };
-    list.push((
-        "json_schema_2020_12_tool",
-        "A tool whose input schema uses JSON Schema 2020-12 keywords",
-        schema,
-    ));
-    list
+    .map(|(name, description)| (name, description, Map::new()))
+    .collect()
 }
 
 /// The key that keeps `requestState` honest: the state is `payload.mac`, the MAC a keyed

@@ -87,6 +87,12 @@ macro_rules! initialize_era {
                         ("test_tool_with_progress", Some(t)) => {
                             send_progress(&cx.peer, t, pause).await?
                         }
+                        // SEP-1699: over HTTP, the answer's stream closes first, and the
+                        // answer waits for the client to resume it.
+                        ("test_reconnection", _) => {
+                            mcp_spec_session::http::close_stream();
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
                         _ => {}
                     }
                     let reply = match tool_request(&p.name, &args) {
