@@ -6,9 +6,11 @@
 //!
 //! Both lifecycle eras, decided by each POST:
 //! - **initialize era** (up to 2025-11-25): `initialize` starts a session, named by the
-//!   `Mcp-Session-Id` header of its answer; every later POST carries it, and is handed to
-//!   that session's engine (its own [`Versions`], made for it). `DELETE` ends the session.
-//!   A POST naming a session that does not exist (or ended) gets 404.
+//!   `Mcp-Session-Id` header of its answer (128 random bits); every later POST carries
+//!   it, and is handed to that session's engine (its own [`Versions`], made for it).
+//!   `DELETE` ends the session, and so does idleness ([`SessionLimits`]); an
+//!   `initialize` answered with an error starts none. A POST naming a session that does
+//!   not exist (or ended) gets 404.
 //! - **discover era** (2026-07-28 on): no session. A POST without `Mcp-Session-Id` that is
 //!   not `initialize` is served on its own, by a fresh [`Versions`] in its stateless mode.
 //!   Before anything is served, its envelope is checked
@@ -17,7 +19,10 @@
 //!   body (`HeaderMismatch`, -32020); these refusals are HTTP 400. An error answer is HTTP
 //!   404 when it is -32601 (the method does not exist), 400 for the envelope and
 //!   capability errors (-32020, -32021, -32022), 200 otherwise. A server that offers no
-//!   discover-era version answers such a POST 400 ("missing Mcp-Session-Id").
+//!   discover-era version answers such a POST 400 ("missing Mcp-Session-Id"). Its
+//!   handler cannot send the client requests (their answers would have no session to
+//!   come back to: the era asks with `input_required` results instead), and stops when
+//!   the client goes away before the answer.
 //!
 //! Every error answer carries the id of the request it answers (`null` only when the body
 //! is not a JSON-RPC request at all). Requests whose `Host` or `Origin` is not an allowed
@@ -28,10 +33,11 @@
 //! `Last-Event-ID` resumes it. A `GET` without one (a stream of server-initiated
 //! messages) is not offered: 405.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Bytes;
@@ -71,11 +77,38 @@ type HttpTap = Arc<dyn Fn(Option<&str>, Direction, &str) + Send + Sync>;
 pub struct HttpServer {
     make: Box<Make>,
     limits: Limits,
+    sessions_limits: SessionLimits,
     hosts: Vec<String>,
     sessions: Mutex<HashMap<String, Arc<Connection>>>,
-    counter: AtomicU64,
     tap: Option<HttpTap>,
 }
+
+/// How many initialize-era sessions a server keeps, and how long one may sit idle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// Sessions at once; an `initialize` beyond them is answered 503 (-32603), after the
+    /// idle ones are ended.
+    pub max: usize,
+    /// A session with no request for this long, and none being served, is ended when a
+    /// new one starts (a later POST naming it gets 404).
+    pub idle: Duration,
+}
+
+impl Default for SessionLimits {
+    /// 1,024 sessions, idle for 30 minutes.
+    fn default() -> Self {
+        SessionLimits {
+            max: 1024,
+            idle: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+/// How many answered streams a session keeps for a late resumption.
+const KEEP_FINISHED: usize = 16;
+/// How long a session's POST waits for its handler's first message before it opens the
+/// event stream anyway (with its priming event, so that it can be resumed).
+const PRIME_AFTER: Duration = Duration::from_secs(1);
 
 impl std::fmt::Debug for HttpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -95,6 +128,46 @@ struct Connection {
     /// resume: by stream number.
     streams: Mutex<HashMap<u64, Arc<Mutex<Buffered>>>>,
     next_stream: AtomicU64,
+    /// The answered streams still kept, oldest first (at most [`KEEP_FINISHED`]).
+    finished: Mutex<VecDeque<u64>>,
+    last_seen: Mutex<Instant>,
+}
+
+impl Connection {
+    fn new(session: Session, service: Versions) -> Self {
+        Connection {
+            session,
+            service: Arc::new(service),
+            streams: Mutex::default(),
+            next_stream: AtomicU64::new(0),
+            finished: Mutex::default(),
+            last_seen: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn touch(&self) {
+        *self.last_seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    /// Idle for `idle`, with no stream still being written.
+    fn idle(&self, idle: Duration) -> bool {
+        let seen = *self.last_seen.lock().unwrap_or_else(|e| e.into_inner());
+        let busy = lock_streams(self)
+            .values()
+            .any(|b| !b.lock().unwrap_or_else(|e| e.into_inner()).done);
+        seen.elapsed() >= idle && !busy
+    }
+
+    /// Stream `number` is answered: kept a while for a late resumption.
+    fn finish(&self, number: u64) {
+        let mut finished = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        finished.push_back(number);
+        while finished.len() > KEEP_FINISHED {
+            if let Some(old) = finished.pop_front() {
+                lock_streams(self).remove(&old);
+            }
+        }
+    }
 }
 
 /// What one request's event stream has carried, and where it goes now.
@@ -122,8 +195,9 @@ tokio::task_local! {
 /// its future), as SEP-1699's polling allows: the HTTP response ends after a priming
 /// event that carries an event id and a `retry` interval, and what the handler writes
 /// next (its answer too) waits for the client to resume with `GET` and `Last-Event-ID`.
-/// Only an initialize-era session can resume; a stateless request's stream just ends.
-/// `false` when not called while serving a POST of this transport.
+/// Only an initialize-era session can resume, so only its handlers can close: `false`
+/// in a stateless request's handler, and when not called while serving a POST of this
+/// transport.
 pub fn close_stream() -> bool {
     CLOSE
         .try_with(|close| close.unbounded_send(Frame::Close).is_ok())
@@ -154,16 +228,23 @@ impl HttpServer {
         HttpServer {
             make: Box::new(make),
             limits: Limits::default(),
+            sessions_limits: SessionLimits::default(),
             hosts: ["localhost", "127.0.0.1", "[::1]"].map(String::from).into(),
             sessions: Mutex::new(HashMap::new()),
-            counter: AtomicU64::new(0),
             tap: None,
         }
     }
 
+    /// Other session limits than the default ones.
+    pub fn session_limits(mut self, limits: SessionLimits) -> Self {
+        self.sessions_limits = limits;
+        self
+    }
+
     /// Shows `tap` every message the server reads (each POST body) and writes (each
-    /// answer, event or refusal), exactly as read or written, with the session it belongs
-    /// to (`None` outside any: stateless requests, refusals before a session).
+    /// answer, event or refusal), exactly as read or written, with the session the POST
+    /// names (`None` when it names none: stateless requests, `initialize` refused before
+    /// its session starts).
     pub fn tap(
         mut self,
         tap: impl Fn(Option<&str>, Direction, &str) + Send + Sync + 'static,
@@ -203,6 +284,44 @@ impl HttpServer {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Connection>>> {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a request's `Host` or `Origin` names a host that is not allowed (or cannot
+    /// be read).
+    fn foreign(&self, headers: &HeaderMap) -> bool {
+        ["host", "origin"]
+            .into_iter()
+            .flat_map(|name| headers.get_all(name))
+            .any(|value| value.to_str().map_or(true, |v| !self.allowed(v)))
+    }
+
+    /// A new initialize-era session (its name, made of 128 random bits), after ending
+    /// the idle ones; an error when there are too many.
+    fn open_session(
+        &self,
+        connection: impl FnOnce(&str) -> Connection,
+    ) -> Result<(String, Arc<Connection>), ErrorObject> {
+        let mut sessions = self.lock();
+        sessions.retain(|_, c| {
+            let idle = c.idle(self.sessions_limits.idle);
+            if idle {
+                c.session.close();
+            }
+            !idle
+        });
+        if sessions.len() >= self.sessions_limits.max {
+            return Err(ErrorObject::internal_error(format!(
+                "too many sessions (the limit is {}); try again later",
+                self.sessions_limits.max
+            )));
+        }
+        let mut bits = [0u8; 16];
+        getrandom::fill(&mut bits)
+            .map_err(|e| ErrorObject::internal_error(format!("no session id: {e}")))?;
+        let name: String = bits.iter().map(|b| format!("{b:02x}")).collect();
+        let connection = Arc::new(connection(&name));
+        sessions.insert(name.clone(), connection.clone());
+        Ok((name, connection))
     }
 
     /// Whether a `Host` or `Origin` value names an allowed host.
@@ -283,11 +402,7 @@ async fn handle_post(
         Route::Request(id) => Some(id.clone()),
         _ => None,
     };
-    let foreign = [header("host"), header("origin")]
-        .into_iter()
-        .flatten()
-        .any(|v| !server.allowed(v));
-    if foreign {
+    if server.foreign(&headers) {
         let e = ErrorObject::invalid_request("Host or Origin is not an allowed host");
         return refuse(StatusCode::FORBIDDEN, id.as_ref(), e);
     }
@@ -304,7 +419,8 @@ async fn handle_post(
             ));
             return refuse(StatusCode::NOT_FOUND, id.as_ref(), e);
         };
-        return deliver(
+        connection.touch();
+        let (response, _) = deliver(
             &connection.session,
             &connection.service,
             text,
@@ -312,6 +428,7 @@ async fn handle_post(
             Some(&connection),
         )
         .await;
+        return response;
     }
     // `initialize` starts a session, unless it comes in a discover-era envelope: then it
     // is a stateless request for a method that era does not have.
@@ -320,19 +437,13 @@ async fn handle_post(
         .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
         .is_some();
     if method == Some("initialize") && id.is_some() && !enveloped {
-        let name = format!(
-            "{:x}-{:x}",
-            std::process::id(),
-            server.counter.fetch_add(1, Ordering::Relaxed)
-        );
-        let connection = Arc::new(Connection {
-            session: server.session(Some(&name)),
-            service: Arc::new((server.make)()),
-            streams: Mutex::default(),
-            next_stream: AtomicU64::new(0),
-        });
-        server.lock().insert(name.clone(), connection.clone());
-        let mut response = deliver(
+        let opened = server
+            .open_session(|name| Connection::new(server.session(Some(name)), (server.make)()));
+        let (name, connection) = match opened {
+            Ok(opened) => opened,
+            Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, id.as_ref(), e),
+        };
+        let (mut response, refused) = deliver(
             &connection.session,
             &connection.service,
             text,
@@ -340,7 +451,11 @@ async fn handle_post(
             Some(&connection),
         )
         .await;
-        if let Ok(value) = HeaderValue::from_str(&name) {
+        if refused {
+            // `initialize` answered with an error: no session after all.
+            server.lock().remove(&name);
+            connection.session.close();
+        } else if let Ok(value) = HeaderValue::from_str(&name) {
             response.headers_mut().insert(SESSION_HEADER, value);
         }
         return response;
@@ -356,7 +471,8 @@ async fn handle_post(
         return refuse(StatusCode::BAD_REQUEST, Some(id), e);
     }
     let session = server.session(None);
-    deliver(&session, &Arc::new(service.stateless()), text, id, None).await
+    let (response, _) = deliver(&session, &Arc::new(service.stateless()), text, id, None).await;
+    response
 }
 
 /// The discover era's checks of a stateless request, before it is served: the envelope,
@@ -425,15 +541,16 @@ fn check_stateless(
 
 /// Hands one POST's message to a session and answers the POST: 202 when nothing answers
 /// it (a notification, a response), else the answer (JSON when it is the first and only
-/// thing written, an event stream otherwise). `connection` is the initialize-era session
-/// (`None`: a stateless request), whose event streams can be resumed.
+/// thing written, an event stream otherwise), and whether that answer is a JSON-RPC
+/// error. `connection` is the initialize-era session (`None`: a stateless request),
+/// whose event streams can be closed by the handler and resumed by the client.
 async fn deliver(
     session: &Session,
     service: &Arc<Versions>,
     text: String,
     id: Option<Id>,
     connection: Option<&Arc<Connection>>,
-) -> Response {
+) -> (Response, bool) {
     let batch = text.trim_start().starts_with('[');
     if id.is_none() && !batch {
         let ignore: Outlet = Arc::new(|_| {
@@ -442,50 +559,81 @@ async fn deliver(
             ))
         });
         session.receive_on(text, service, &Tokio, ignore);
-        return StatusCode::ACCEPTED.into_response();
+        return (StatusCode::ACCEPTED.into_response(), false);
     }
+    let stateless = connection.is_none();
     let (tx, mut rx) = mpsc::unbounded::<Frame>();
-    let scoped = Arc::new(Scoped {
-        inner: service.clone(),
-        close: tx.clone(),
-    });
-    let out: Outlet = Arc::new(move |message| {
-        tx.unbounded_send(Frame::Message(message))
+    let sender = tx.clone();
+    let out: Outlet = Arc::new(move |message: String| {
+        if stateless && matches!(route(message.as_bytes()), Route::Request(_)) {
+            // Its answer would come on a POST of its own, which no session connects.
+            return Err(TransportError::new(
+                "a stateless request cannot send the client requests: answer input_required",
+            ));
+        }
+        sender
+            .unbounded_send(Frame::Message(message))
             .map_err(|_| TransportError::new("the client closed the response stream"))
     });
-    session.receive_on(text, &scoped, &Tokio, out);
-    // The scope's sender lives as long as the handler's future: dropped here, the channel
-    // ends when serving ends.
-    drop(scoped);
-    let first = match rx.next().await {
-        // Cancelled before anything was written, or a batch of notifications.
-        None => return StatusCode::ACCEPTED.into_response(),
-        Some(Frame::Close) => None,
-        Some(Frame::Message(first)) => {
-            let answers_it = matches!((route(first.as_bytes()), &id), (Route::Response(r), Some(id)) if r == *id);
-            if answers_it || batch {
-                // The answer is all there is: the stream is over (the handler is done).
-                let status = match connection {
-                    None => status_of(&first),
-                    Some(_) => StatusCode::OK,
-                };
-                return json(status, first);
-            }
-            Some(first)
+    if stateless {
+        drop(tx);
+        session.receive_on(text, service, &Tokio, out);
+    } else {
+        let scoped = Arc::new(Scoped {
+            inner: service.clone(),
+            close: tx,
+        });
+        session.receive_on(text, &scoped, &Tokio, out);
+    }
+    // The first frame decides: the answer alone is JSON; anything else, a handler that
+    // closes its stream, or (in a session) a second of silence opens an event stream.
+    let first = if stateless {
+        Some(rx.next().await)
+    } else {
+        tokio::time::timeout(PRIME_AFTER, rx.next()).await.ok()
+    };
+    let start = match first {
+        Some(None) => return (StatusCode::ACCEPTED.into_response(), false),
+        Some(Some(Frame::Message(m))) if answers(&m, &id) || batch => {
+            let refused = serde_json::from_str::<Map<String, Value>>(&m)
+                .is_ok_and(|m| m.contains_key("error"));
+            let status = if stateless {
+                status_of(&m)
+            } else {
+                StatusCode::OK
+            };
+            return (json(status, m), refused);
         }
+        Some(Some(Frame::Message(m))) => Start::Message(m),
+        Some(Some(Frame::Close)) => Start::Closed,
+        None => Start::Silent,
     };
     let Some(connection) = connection else {
-        // A stateless request's stream: no resumption, a close just ends it.
-        let rest = rx
-            .take_while(|frame| std::future::ready(matches!(frame, Frame::Message(_))))
-            .filter_map(|frame| async move {
-                match frame {
-                    Frame::Message(m) => Some(m),
-                    Frame::Close => None,
-                }
+        // A stateless request's stream: it ends with the answer, and when the client
+        // goes away the handler stops (the guard closes the request's own session).
+        let guard = Guard(session.clone());
+        let first = match start {
+            Start::Message(m) => Some(m),
+            _ => None,
+        };
+        let rest = rx.filter_map(|frame| async move {
+            match frame {
+                Frame::Message(m) => Some(m),
+                Frame::Close => None,
+            }
+        });
+        let events = stream::iter(first)
+            .chain(rest)
+            .scan(false, move |done, m| {
+                let end = *done;
+                *done = answers(&m, &id);
+                std::future::ready((!end).then_some(m))
+            })
+            .map(move |m| {
+                let _ = &guard;
+                event(None, &m)
             });
-        let events = stream::iter(first).chain(rest).map(|m| event(None, &m));
-        return sse(events);
+        return (sse(events), false);
     };
     let number = connection.next_stream.fetch_add(1, Ordering::Relaxed);
     let buffered = Arc::new(Mutex::new(Buffered::default()));
@@ -493,10 +641,10 @@ async fn deliver(
     {
         let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
         b.live = Some(live);
-        if let Some(first) = first {
-            b.write(first);
-        } else {
-            b.live = None;
+        match start {
+            Start::Message(m) => b.write(m),
+            Start::Closed => b.live = None,
+            Start::Silent => {}
         }
     }
     lock_streams(connection).insert(number, buffered.clone());
@@ -505,20 +653,52 @@ async fn deliver(
         while let Some(frame) = rx.next().await {
             let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
             match frame {
-                Frame::Message(m) => b.write(m),
+                Frame::Message(m) => {
+                    let answer = answers(&m, &id);
+                    b.write(m);
+                    if answer {
+                        // The stream ends with the answer, even if a handler's task
+                        // holds on to its peer (what it writes later has nowhere to go).
+                        break;
+                    }
+                }
                 Frame::Close => b.live = None,
             }
         }
         let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
         b.done = true;
-        // Delivered whole: nothing left to resume.
-        if b.live.take().is_some()
-            && let Some(connection) = weak.upgrade()
-        {
-            lock_streams(&connection).remove(&number);
+        b.live = None;
+        drop(b);
+        if let Some(connection) = weak.upgrade() {
+            connection.finish(number);
         }
     });
-    event_stream(number, 0, events)
+    (event_stream(number, 0, events), false)
+}
+
+/// How a session's answer stream starts.
+enum Start {
+    /// With a message that is not the answer.
+    Message(String),
+    /// Closed by the handler before anything was written.
+    Closed,
+    /// Nothing yet: the stream opens with its priming event alone.
+    Silent,
+}
+
+/// Whether `message` is the answer to request `id`.
+fn answers(message: &str, id: &Option<Id>) -> bool {
+    matches!((route(message.as_bytes()), id), (Route::Response(r), Some(id)) if r == *id)
+}
+
+/// Ends a stateless request's session (stopping its handler) when the response that
+/// streams its answer is dropped: done, or the client went away.
+struct Guard(Session);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 impl Buffered {
@@ -577,6 +757,9 @@ fn sse(events: impl futures_util::Stream<Item = String> + Send + 'static) -> Res
 /// Without one (a stream of server-initiated messages) it is not offered: 405.
 async fn handle_get(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -> Response {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    if server.foreign(&headers) {
+        return StatusCode::FORBIDDEN.into_response();
+    }
     let Some(last) = header("last-event-id") else {
         return (StatusCode::METHOD_NOT_ALLOWED, [("allow", "POST, DELETE")]).into_response();
     };
@@ -584,6 +767,7 @@ async fn handle_get(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -
     let Some(connection) = connection else {
         return StatusCode::NOT_FOUND.into_response();
     };
+    connection.touch();
     let parsed = last
         .split_once('-')
         .and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<usize>().ok()?)));
@@ -597,10 +781,8 @@ async fn handle_get(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -
         for (i, message) in b.events.iter().enumerate().skip(after) {
             let _ = live.unbounded_send((i + 1, message.clone()));
         }
-        if b.done {
-            // Replayed whole: the stream ends here, and is forgotten.
-            lock_streams(&connection).remove(&number);
-        } else {
+        // Replayed whole when it is done (the stream ends there); else it goes on live.
+        if !b.done {
             b.live = Some(live);
         }
     }
@@ -621,6 +803,9 @@ fn status_of(answer: &str) -> StatusCode {
 }
 
 async fn handle_delete(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -> StatusCode {
+    if server.foreign(&headers) {
+        return StatusCode::FORBIDDEN;
+    }
     let name = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok());
     let connection = name.and_then(|name| server.lock().remove(name));
     match connection {

@@ -7,9 +7,10 @@
 //!   `Mcp-Protocol-Version`; once `notifications/initialized` is sent, a `GET` stream is
 //!   opened for what the server sends outside any request (a server that offers none
 //!   answers 405, and that is that);
-//! - messages reach the server in the order they are sent: a notification or a response
-//!   is POSTed (and the `GET` stream opened after `notifications/initialized`) before the
-//!   next message goes; requests go on concurrently once sent;
+//! - a notification or a response is POSTed, and answered, before the next message goes
+//!   (so `notifications/initialized` reaches the server before the requests after it,
+//!   and the `GET` stream is open by then); a request's POST is sent in its own task, so
+//!   a message sent after a request may overtake it;
 //! - a request that carries its protocol version in `_meta` (the discover era) gets it
 //!   in `Mcp-Protocol-Version`;
 //! - every POST names its method in `Mcp-Method`, and `tools/call`, `prompts/get` and
@@ -42,8 +43,11 @@ use serde_json::json;
 
 use crate::{Builder, Session, Tokio};
 
-/// How many times an event stream that ended early is resumed.
+/// How many times in a row an event stream that ended early is resumed without bringing
+/// anything new.
 const RESUMES: usize = 3;
+/// The longest wait before a resumption the client accepts from a server's `retry`.
+const MAX_RETRY: Duration = Duration::from_secs(30);
 
 /// What the connection has learnt from the server.
 #[derive(Default)]
@@ -91,6 +95,8 @@ impl std::fmt::Debug for HttpClient {
 impl HttpClient {
     /// Connects to the server at `url`, serving its requests with `service` (a version's
     /// `handlers::Client::new(handler)`). Nothing is sent yet: the first request is.
+    /// Call it inside a tokio runtime (it starts the connection's tasks; outside one it
+    /// panics, as `tokio::spawn` does).
     pub fn connect<S: Service>(url: &str, service: S) -> Self {
         HttpClient::connect_with(Session::builder(), url, HeaderMap::new(), service)
     }
@@ -169,10 +175,12 @@ impl HttpClient {
     pub async fn close(mut self) {
         let session = self.lock().session.clone();
         if let Some(session) = session {
+            let headers = self.shared.headers(&Outgoing::none());
             let _ = self
                 .shared
                 .http
                 .delete(&self.shared.url)
+                .headers(headers)
                 .header("mcp-session-id", session)
                 .send()
                 .await;
@@ -191,6 +199,19 @@ struct Outgoing {
     name: Option<String>,
     version: Option<String>,
     arguments: Option<Value>,
+}
+
+impl Outgoing {
+    /// The headers of a message-less request (`GET`, `DELETE`).
+    fn none() -> Outgoing {
+        Outgoing {
+            id: None,
+            method: None,
+            name: None,
+            version: None,
+            arguments: None,
+        }
+    }
 }
 
 fn outgoing(text: &str) -> Outgoing {
@@ -340,8 +361,13 @@ async fn post(shared: Arc<Shared>, text: String) {
     let status = response.status();
     let sse = is_event_stream(response.headers());
     if sse {
-        let resume = read_events(&shared, response.bytes_stream(), &out.id).await;
-        if let (Some(id), Some(resume)) = (&out.id, resume) {
+        let ended = read_events(&shared, response.bytes_stream(), &out.id).await;
+        if let (Some(id), Some(ended)) = (&out.id, ended) {
+            let retry = ended.retry.unwrap_or(Duration::from_secs(1));
+            let resume = Resume {
+                last_event: ended.last_event,
+                retry,
+            };
             resume_stream(&shared, id, resume).await;
         }
     } else {
@@ -350,9 +376,11 @@ async fn post(shared: Arc<Shared>, text: String) {
             if out.id.is_some() {
                 shared.fail(&out.id, format!("HTTP {status} with no answer"));
             }
-        } else if serde_json::from_str::<Value>(&body).is_ok() {
+        } else if answers(&body, &out.id) {
             shared.receive(body);
         } else {
+            // JSON that is not the answer (an authorization server's error, a proxy's
+            // page), or not JSON at all: the call fails with what came.
             shared.fail(&out.id, format!("HTTP {status}: {body}"));
         }
     }
@@ -374,25 +402,34 @@ struct Resume {
     retry: Duration,
 }
 
+/// What one event stream said about resuming it.
+struct Ended {
+    last_event: Option<String>,
+    retry: Option<Duration>,
+}
+
 /// Reads an event stream, handing each message to the session. `None` once the answer to
-/// `id` came (or there is no `id` to wait for); else where to resume.
+/// `id` came (or there is no `id` to wait for); else what the stream said about resuming.
 async fn read_events(
     shared: &Shared,
     body: impl Stream<Item = reqwest::Result<bytes::Bytes>>,
     id: &Option<Id>,
-) -> Option<Resume> {
+) -> Option<Ended> {
     let mut body = std::pin::pin!(body);
-    let mut buffer = Vec::new();
+    let mut buffer: Vec<u8> = Vec::new();
+    // Where the search for the next line break goes on from: a long line is scanned once.
+    let mut scanned = 0;
     let mut data = String::new();
-    let mut resume = Resume {
+    let mut ended = Ended {
         last_event: None,
-        retry: Duration::from_secs(1),
+        retry: None,
     };
     let mut answered = false;
     while let Some(Ok(chunk)) = body.next().await {
         buffer.extend_from_slice(&chunk);
-        while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = buffer.drain(..=end).collect();
+        while let Some(end) = buffer[scanned..].iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = buffer.drain(..=scanned + end).collect();
+            scanned = 0;
             let line = String::from_utf8_lossy(&line);
             let line = line.trim_end_matches(['\n', '\r']);
             if line.is_empty() {
@@ -416,37 +453,50 @@ async fn read_events(
                     }
                     data.push_str(value);
                 }
-                "id" => resume.last_event = Some(value.to_string()),
+                "id" => ended.last_event = Some(value.to_string()),
                 "retry" => {
                     if let Ok(ms) = value.parse() {
-                        resume.retry = Duration::from_millis(ms);
+                        ended.retry = Some(Duration::from_millis(ms));
                     }
                 }
                 _ => {}
             }
         }
+        scanned = buffer.len();
         if answered {
             return None;
         }
     }
-    (id.is_some() && !answered).then_some(resume)
+    (id.is_some() && !answered).then_some(ended)
+}
+
+/// Whether `body` (the JSON body of a POST's answer) is the answer to request `id` (or,
+/// with no request, any JSON at all).
+fn answers(body: &str, id: &Option<Id>) -> bool {
+    match id {
+        Some(id) => matches!(route(body.as_bytes()), Route::Response(r) if r == *id),
+        None => serde_json::from_str::<Value>(body).is_ok(),
+    }
 }
 
 /// Resumes the stream of request `id` with `GET` and `Last-Event-ID` until its answer
 /// comes, or fails the request.
 async fn resume_stream(shared: &Shared, id: &Id, mut resume: Resume) {
-    for _ in 0..RESUMES {
-        tokio::time::sleep(resume.retry).await;
+    let mut fruitless = 0;
+    while fruitless < RESUMES {
+        if resume.last_event.is_none() {
+            // Nothing to resume from: a GET would be a new stream, not this one.
+            return shared.fail(
+                &Some(id.clone()),
+                "the answer's stream ended early and carried no event id to resume it from"
+                    .to_string(),
+            );
+        }
+        tokio::time::sleep(resume.retry.min(MAX_RETRY)).await;
         let mut request = shared
             .http
             .get(&shared.url)
-            .headers(shared.headers(&Outgoing {
-                id: None,
-                method: None,
-                name: None,
-                version: None,
-                arguments: None,
-            }))
+            .headers(shared.headers(&Outgoing::none()))
             .header(ACCEPT, "text/event-stream");
         if let Some(last) = &resume.last_event {
             request = request.header("last-event-id", last);
@@ -466,19 +516,23 @@ async fn resume_stream(shared: &Shared, id: &Id, mut resume: Resume) {
                 return shared.fail(&Some(id.clone()), format!("GET {}: {e}", shared.url));
             }
         };
+        let retry = resume.retry;
         match read_events(shared, response.bytes_stream(), &Some(id.clone())).await {
             None => return,
             Some(next) => {
+                // A resumption that brought events starts the count again.
+                let moved = next.last_event.is_some() && next.last_event != resume.last_event;
+                fruitless = if moved { 0 } else { fruitless + 1 };
                 resume = Resume {
                     last_event: next.last_event.or(resume.last_event),
-                    retry: next.retry,
+                    retry: next.retry.unwrap_or(retry),
                 }
             }
         }
     }
     shared.fail(
         &Some(id.clone()),
-        format!("the answer's stream ended {RESUMES} times before the answer came"),
+        format!("the answer's stream was resumed {RESUMES} times in a row with nothing new"),
     );
 }
 
@@ -492,17 +546,10 @@ async fn open_get(shared: Arc<Shared>) {
         }
         learnt.get_opened = true;
     }
-    let none = Outgoing {
-        id: None,
-        method: None,
-        name: None,
-        version: None,
-        arguments: None,
-    };
     let request = shared
         .http
         .get(&shared.url)
-        .headers(shared.headers(&none))
+        .headers(shared.headers(&Outgoing::none()))
         .header(ACCEPT, "text/event-stream");
     // Waited for (a while), so that the stream is there before the next message goes.
     let Ok(Ok(response)) = tokio::time::timeout(Duration::from_secs(2), request.send()).await

@@ -328,3 +328,120 @@ async fn a_client_whose_server_is_gone_fails_its_calls_and_does_not_hang() {
     assert!(error.to_string().contains(&url), "{error}");
     client.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_stream_is_resumed_by_get_and_a_session_ends_with_delete() {
+    let url = start().await;
+    let http = reqwest::Client::new();
+    let post = |session: Option<&str>, body: Value| {
+        let mut request = http
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session);
+        }
+        request.body(body.to_string()).send()
+    };
+    let hello = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let answer = post(None, hello).await.unwrap();
+    let session = answer.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(session.len(), 32, "128 random bits in hex: {session}");
+    assert!(session.chars().all(|c| c.is_ascii_hexdigit()), "{session}");
+
+    // The handler closes its stream: the POST's answer is the priming event alone.
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "poll"}});
+    let stream = post(Some(&session), call).await.unwrap();
+    assert_eq!(stream.headers()["content-type"], "text/event-stream");
+    let text = stream.text().await.unwrap();
+    let id = text
+        .lines()
+        .find_map(|l| l.strip_prefix("id: "))
+        .expect("a priming event with an id")
+        .to_string();
+    assert!(
+        text.contains("retry: ") && !text.contains("result"),
+        "{text}"
+    );
+    // GET with Last-Event-ID brings the answer, and again after it is done.
+    for _ in 0..2 {
+        let resumed = http
+            .get(&url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", &session)
+            .header("last-event-id", &id)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resumed.status().as_u16(), 200);
+        let text = resumed.text().await.unwrap();
+        assert!(text.contains("after the reconnection"), "{text}");
+    }
+    // A GET that resumes nothing is not offered; one from a foreign host is refused.
+    let plain = http.get(&url).header("mcp-session-id", &session).send();
+    assert_eq!(plain.await.unwrap().status().as_u16(), 405);
+    let foreign = http
+        .get(&url)
+        .header("host", "evil.example.com")
+        .header("mcp-session-id", &session)
+        .header("last-event-id", &id)
+        .send();
+    assert_eq!(foreign.await.unwrap().status().as_u16(), 403);
+
+    // DELETE ends the session: its POSTs and resumptions are 404 from then on.
+    let delete = http.delete(&url).header("mcp-session-id", &session).send();
+    assert_eq!(delete.await.unwrap().status().as_u16(), 200);
+    let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
+    assert_eq!(
+        post(Some(&session), ping).await.unwrap().status().as_u16(),
+        404
+    );
+    let resumed = http
+        .get(&url)
+        .header("mcp-session-id", &session)
+        .header("last-event-id", &id)
+        .send();
+    assert_eq!(resumed.await.unwrap().status().as_u16(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_json_body_that_is_not_the_answer_fails_the_call() {
+    // An authorization error, as OAuth-protected servers write it: JSON, but no JSON-RPC.
+    let app = axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(|| async {
+            (
+                axum::http::StatusCode::UNAUTHORIZED,
+                [("content-type", "application/json")],
+                r#"{"error":"invalid_token"}"#,
+            )
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let client = HttpClient::connect(&url, new::handlers::Client::new(NoHandler));
+    let server = new::handlers::ServerPeer(client.session().peer());
+    let params: new::PaginatedRequestParams =
+        serde_json::from_value(json!({"_meta": envelope()})).unwrap();
+    let outcome = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        server.list_tools(&params),
+    )
+    .await
+    .expect("the call ends");
+    let error = outcome.expect_err("no answer came").to_string();
+    assert!(
+        error.contains("401") && error.contains("invalid_token"),
+        "{error}"
+    );
+    client.close().await;
+}
