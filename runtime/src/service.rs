@@ -599,6 +599,15 @@ pub fn refuse(id: &Id, error: ErrorObject) -> String {
     respond::<()>(id, Err(error))
 }
 
+/// The answer to `message` when it cannot be served: `error` for a request, nothing for
+/// anything else (a notification, a response, text that is not a request).
+pub fn refuse_request(message: &[u8], error: ErrorObject) -> Option<String> {
+    match route(message) {
+        Route::Request(id) => Some(refuse(&id, error)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

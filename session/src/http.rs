@@ -145,6 +145,11 @@ impl Connection {
         }
     }
 
+    /// Hands one POST's message to this session ([`deliver`]).
+    async fn deliver(self: &Arc<Self>, text: String, id: Option<Id>) -> (Response, bool) {
+        deliver(&self.session, &self.service, text, id, Some(self)).await
+    }
+
     fn touch(&self) {
         *self.last_seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
@@ -420,15 +425,7 @@ async fn handle_post(
             return refuse(StatusCode::NOT_FOUND, id.as_ref(), e);
         };
         connection.touch();
-        let (response, _) = deliver(
-            &connection.session,
-            &connection.service,
-            text,
-            id,
-            Some(&connection),
-        )
-        .await;
-        return response;
+        return connection.deliver(text, id).await.0;
     }
     // `initialize` starts a session, unless it comes in a discover-era envelope: then it
     // is a stateless request for a method that era does not have.
@@ -443,14 +440,7 @@ async fn handle_post(
             Ok(opened) => opened,
             Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, id.as_ref(), e),
         };
-        let (mut response, refused) = deliver(
-            &connection.session,
-            &connection.service,
-            text,
-            id,
-            Some(&connection),
-        )
-        .await;
+        let (mut response, refused) = connection.deliver(text, id).await;
         if refused {
             // `initialize` answered with an error: no session after all.
             server.lock().remove(&name);

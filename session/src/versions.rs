@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::{BoxFuture, Peer, Route, Service, refuse, route};
+use mcp_spec_types::rt::service::{BoxFuture, Peer, Service, refuse_request};
 use mcp_spec_types::version::{Era, PROTOCOL_VERSION_META_KEY};
 use serde_json::Value;
 
@@ -146,13 +146,8 @@ impl Service for Versions {
             Some(i) => self.services[i].1.clone().serve(peer, message),
             // No version offered at all: a request is refused, nothing else is answered.
             None => {
-                let refusal = match route(message.as_bytes()) {
-                    Route::Request(id) => Some(refuse(
-                        &id,
-                        ErrorObject::internal_error("this server offers no protocol version"),
-                    )),
-                    _ => None,
-                };
+                let error = ErrorObject::internal_error("this server offers no protocol version");
+                let refusal = refuse_request(message.as_bytes(), error);
                 Box::pin(async move { refusal })
             }
         }

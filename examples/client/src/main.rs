@@ -32,7 +32,7 @@ use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::{Notification, Request};
 use mcp_spec_types::rt::service::{
-    BoxFuture, CallError, NotificationContext, Peer, RequestContext, Route, Service, refuse, route,
+    BoxFuture, CallError, NotificationContext, Peer, RequestContext, Service, refuse_request,
 };
 use serde_json::{Value, json};
 
@@ -344,13 +344,8 @@ impl Service for Chosen {
             Some(service) => service.clone().serve(peer, message),
             None => {
                 // Before the version is known, a request is refused; nothing else answered.
-                let refusal = match route(message.as_bytes()) {
-                    Route::Request(id) => Some(refuse(
-                        &id,
-                        ErrorObject::internal_error("no protocol version is negotiated yet"),
-                    )),
-                    _ => None,
-                };
+                let error = ErrorObject::internal_error("no protocol version is negotiated yet");
+                let refusal = refuse_request(message.as_bytes(), error);
                 Box::pin(async move { refusal })
             }
         }
