@@ -21,6 +21,7 @@
 //! `Fn(BoxFuture)`; with the `tokio` feature, [`Tokio`]). The types crate stays on serde
 //! and serde_json alone.
 
+mod deferred;
 mod engine;
 #[cfg(feature = "http")]
 pub mod http;
@@ -30,6 +31,7 @@ pub mod http_client;
 pub mod stdio;
 mod versions;
 
+pub use deferred::Deferred;
 pub use engine::{Builder, Direction, Event, Limits, Outlet, Session, Spawn};
 pub use versions::Versions;
 

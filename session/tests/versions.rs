@@ -125,3 +125,37 @@ async fn with_no_version_a_request_is_refused_and_a_notification_ignored() {
         None
     );
 }
+
+#[tokio::test]
+async fn a_deferred_service_refuses_requests_until_it_is_set() {
+    use mcp_spec_session::Deferred;
+    struct Model;
+    impl mcp_spec_types::v2025_11_25::handlers::ClientHandler for Model {}
+    let deferred = Deferred::new();
+    let serve = |message: Value| {
+        let deferred = Arc::new(deferred.clone());
+        let peer = Session::new(|_| Ok(())).peer();
+        async move {
+            deferred
+                .serve(peer, message.to_string())
+                .await
+                .map(|a| serde_json::from_str::<Value>(&a).unwrap())
+        }
+    };
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let refused = serve(ping.clone()).await.unwrap();
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    assert_eq!(refused["id"], 1);
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+    assert_eq!(serve(note).await, None);
+    let client = mcp_spec_types::v2025_11_25::handlers::Client::new(Model);
+    assert!(deferred.set(client));
+    assert!(deferred.is_set());
+    // Set: the version's client answers (ping by default).
+    assert_eq!(
+        serve(ping).await.unwrap(),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {}})
+    );
+    let again = mcp_spec_types::v2025_11_25::handlers::Client::new(Model);
+    assert!(!deferred.set(again), "set once");
+}

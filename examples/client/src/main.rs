@@ -23,17 +23,15 @@
 mod traffic;
 
 use std::process::ExitCode;
-use std::sync::{Arc, OnceLock};
+
 use std::time::Duration;
 
 use mcp_spec_session::http_client::HttpClient;
-use mcp_spec_session::{Session, stdio};
+use mcp_spec_session::{Deferred, Session, stdio};
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::{Notification, Request};
-use mcp_spec_types::rt::service::{
-    BoxFuture, CallError, NotificationContext, Peer, RequestContext, Service, refuse_request,
-};
+use mcp_spec_types::rt::service::{CallError, NotificationContext, Peer, RequestContext};
 use serde_json::{Value, json};
 
 #[derive(Default)]
@@ -233,7 +231,7 @@ fn answer<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorObject> {
 
 macro_rules! initialize_era {
     ($run:ident, $v:ident) => {
-        async fn $run(raw: Peer, later: &Later, o: &Opts) -> Result<(), String> {
+        async fn $run(raw: Peer, later: &Deferred, o: &Opts) -> Result<(), String> {
             use mcp_spec_types::$v as v;
             use v::handlers::{ClientHandler, ServerPeer};
             type P<M> = <M as Request>::Params;
@@ -293,7 +291,7 @@ macro_rules! initialize_era {
                 }
             }
 
-            later.choose(v::handlers::Client::new(Handler { roots: o.roots.clone() }));
+            later.set(v::handlers::Client::new(Handler { roots: o.roots.clone() }));
             let peer = ServerPeer(raw);
             peer.notify_initialized(None).await.map_err(error)?;
             let tools = peer.list_tools(None).await.map_err(error)?;
@@ -324,34 +322,6 @@ macro_rules! initialize_era {
 initialize_era!(run_2025_06_18, v2025_06_18);
 initialize_era!(run_2025_11_25, v2025_11_25);
 
-/// The client's service before a version is negotiated, and that version's after: the
-/// session starts before the version is known.
-#[derive(Default)]
-struct Later(OnceLock<Arc<dyn Service>>);
-
-impl Later {
-    fn choose(&self, service: impl Service) {
-        let _ = self.0.set(Arc::new(service));
-    }
-}
-
-/// [`Later`] shared between the session and `main`.
-struct Chosen(Arc<Later>);
-
-impl Service for Chosen {
-    fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>> {
-        match self.0.0.get() {
-            Some(service) => service.clone().serve(peer, message),
-            None => {
-                // Before the version is known, a request is refused; nothing else answered.
-                let error = ErrorObject::internal_error("no protocol version is negotiated yet");
-                let refusal = refuse_request(message.as_bytes(), error);
-                Box::pin(async move { refusal })
-            }
-        }
-    }
-}
-
 /// The `_meta` envelope every discover-era request carries.
 fn envelope() -> Value {
     json!({
@@ -361,12 +331,12 @@ fn envelope() -> Value {
     })
 }
 
-async fn run_2026_07_28(raw: Peer, later: &Later, o: &Opts) -> Result<(), String> {
+async fn run_2026_07_28(raw: Peer, later: &Deferred, o: &Opts) -> Result<(), String> {
     use mcp_spec_types::v2026_07_28 as v;
     use v::handlers::{ClientHandler, ServerPeer};
     struct Handler;
     impl ClientHandler for Handler {}
-    later.choose(v::handlers::Client::new(Handler));
+    later.set(v::handlers::Client::new(Handler));
     let peer = ServerPeer(raw);
     let page = || typed::<v::PaginatedRequestParams>(json!({"_meta": envelope()}));
     let tools = peer.list_tools(&page()?).await.map_err(error)?;
@@ -515,8 +485,9 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let later = Arc::new(Later::default());
-    let service = Chosen(later.clone());
+    // The session starts before the version is known: the version's client is set later.
+    let later = Deferred::new();
+    let service = later.clone();
     // Over stdio the child is kept until the end (dropping it stops it).
     let mut builder = Session::builder();
     if traffic::on() {
