@@ -9,7 +9,8 @@
 //!   pipe (`serve((reader, writer))`).
 //!
 //! Both shake hands first (`initialize`, `notifications/initialized`, protocol
-//! 2025-11-25); each measured round is 1,000 `tools/call` requests on the open connection.
+//! 2025-11-25); each measured round is 1,000 `tools/call` requests on the open connection,
+//! on a tokio runtime of two worker threads and on one of a single thread.
 //! `cargo bench -p mcp-compare --bench throughput`.
 
 use std::time::{Duration, Instant};
@@ -158,32 +159,48 @@ impl Driver {
 }
 
 fn throughput(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut group = c.benchmark_group("stdio tools/call (in-process pipe)");
-    group.throughput(Throughput::Elements(REQUESTS as u64));
-    group.measurement_time(Duration::from_secs(10));
-    for (name, start) in [
-        ("ours", start_ours as fn(DuplexStream)),
-        ("rmcp", start_rmcp),
-    ] {
-        let mut driver = rt.block_on(Driver::connect(start));
-        group.bench_function(name, |b| {
-            b.iter_custom(|iters| {
-                rt.block_on(async {
-                    let t = Instant::now();
-                    for _ in 0..iters {
-                        driver.round(REQUESTS).await;
-                    }
-                    t.elapsed()
+    // Two worker threads (this machine's cores, a server's usual runtime), and one thread
+    // (the cost of a request alone, without the scheduler moving tasks between threads).
+    let runtimes = [
+        (
+            "2 threads",
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap(),
+        ),
+        (
+            "1 thread",
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap(),
+        ),
+    ];
+    for (threads, rt) in &runtimes {
+        let mut group = c.benchmark_group(format!("stdio tools/call, {threads} (in-process pipe)"));
+        group.throughput(Throughput::Elements(REQUESTS as u64));
+        group.measurement_time(Duration::from_secs(10));
+        for (name, start) in [
+            ("ours", start_ours as fn(DuplexStream)),
+            ("rmcp", start_rmcp),
+        ] {
+            let mut driver = rt.block_on(Driver::connect(start));
+            group.bench_function(name, |b| {
+                b.iter_custom(|iters| {
+                    rt.block_on(async {
+                        let t = Instant::now();
+                        for _ in 0..iters {
+                            driver.round(REQUESTS).await;
+                        }
+                        t.elapsed()
+                    })
                 })
-            })
-        });
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, throughput);
