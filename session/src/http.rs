@@ -18,11 +18,11 @@
 //!   `Mcp-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers must agree with the
 //!   body (`HeaderMismatch`, -32020); these refusals are HTTP 400. An error answer is HTTP
 //!   404 when it is -32601 (the method does not exist), 400 for the envelope and
-//!   capability errors (-32020, -32021, -32022), 200 otherwise. A server that offers no
-//!   discover-era version answers such a POST 400 ("missing Mcp-Session-Id"). Its
-//!   handler cannot send the client requests (their answers would have no session to
+//!   capability errors (-32020, -32021, -32022), 200 otherwise. The handler of such a
+//!   request cannot send the client requests (their answers would have no session to
 //!   come back to: the era asks with `input_required` results instead), and stops when
-//!   the client goes away before the answer.
+//!   the client goes away before the answer. A server that offers no discover-era
+//!   version answers such a POST 400 ("missing Mcp-Session-Id").
 //!
 //! Every error answer carries the id of the request it answers (`null` only when the body
 //! is not a JSON-RPC request at all). Requests whose `Host` or `Origin` is not an allowed
@@ -31,7 +31,8 @@
 //! `retry` interval) and numbers its events; when the client loses it, or a handler
 //! closes it ([`close_stream`], SEP-1699 polling), what follows waits, and a `GET` with
 //! `Last-Event-ID` resumes it. A `GET` without one (a stream of server-initiated
-//! messages) is not offered: 405.
+//! messages) is not offered: 405; what a server would send outside any request has no
+//! stream to go on (a session's own [`peer`](crate::Session::peer) fails at once).
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
