@@ -83,7 +83,8 @@ type Send_ = Box<dyn Fn(String) -> Result<(), TransportError> + Send + Sync>;
 
 /// Where the messages written while serving one incoming message go, when not to the
 /// connection's own output: Streamable HTTP answers each POST on a stream of its own
-/// ([`Session::receive_on`]). An error means the stream is gone.
+/// ([`Session::receive_on`]). An error means the stream is gone: what a handler writes
+/// after that goes to the connection's output instead (its answer does not).
 pub type Outlet = Arc<dyn Fn(String) -> Result<(), TransportError> + Send + Sync>;
 
 struct Inner {
@@ -116,7 +117,9 @@ struct Calls(Arc<Inner>, Option<Outlet>);
 impl Calls {
     fn write(&self, text: String) -> Result<(), TransportError> {
         match &self.1 {
-            Some(out) => out(text),
+            // The message's own stream while it is open; after that (a handler's task
+            // that writes once the answer is sent) the connection's.
+            Some(out) => out(text.clone()).or_else(|_| (self.0.send)(text)),
             None => (self.0.send)(text),
         }
     }

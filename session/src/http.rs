@@ -30,9 +30,10 @@
 //! In a session, a request's event stream starts with a priming event (an event id and a
 //! `retry` interval) and numbers its events; when the client loses it, or a handler
 //! closes it ([`close_stream`], SEP-1699 polling), what follows waits, and a `GET` with
-//! `Last-Event-ID` resumes it. A `GET` without one (a stream of server-initiated
-//! messages) is not offered: 405; what a server would send outside any request has no
-//! stream to go on (a session's own [`peer`](crate::Session::peer) fails at once).
+//! `Last-Event-ID` resumes it. A `GET` without one opens the session's stream for what
+//! the server sends outside any request (what a handler's task writes after the answer
+//! went, say); with none open, such a message fails at once. Without a session, `GET` is
+//! not offered: 405.
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
@@ -132,10 +133,16 @@ struct Connection {
     /// The answered streams still kept, oldest first (at most [`KEEP_FINISHED`]).
     finished: Mutex<VecDeque<u64>>,
     last_seen: Mutex<Instant>,
+    /// The `GET` stream for what the server sends outside any request, when the client
+    /// opened one.
+    standalone: Standalone,
 }
 
+/// The slot of a session's `GET` stream, which its engine writes to.
+type Standalone = Arc<Mutex<Option<mpsc::UnboundedSender<String>>>>;
+
 impl Connection {
-    fn new(session: Session, service: Versions) -> Self {
+    fn new(session: Session, service: Versions, standalone: Standalone) -> Self {
         Connection {
             session,
             service: Arc::new(service),
@@ -143,6 +150,7 @@ impl Connection {
             next_stream: AtomicU64::new(0),
             finished: Mutex::default(),
             last_seen: Mutex::new(Instant::now()),
+            standalone,
         }
     }
 
@@ -161,7 +169,13 @@ impl Connection {
         let busy = lock_streams(self)
             .values()
             .any(|b| !b.lock().unwrap_or_else(|e| e.into_inner()).done);
-        seen.elapsed() >= idle && !busy
+        let listening = self
+            .standalone
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|s| !s.is_closed());
+        seen.elapsed() >= idle && !busy && !listening
     }
 
     /// Stream `number` is answered: kept a while for a late resumption.
@@ -345,17 +359,29 @@ impl HttpServer {
         self.hosts.iter().any(|h| h.eq_ignore_ascii_case(&host))
     }
 
-    /// A session engine for the session `name` (`None`: one stateless request).
-    fn session(&self, name: Option<&str>) -> Session {
+    /// A session engine for the session `name` (`None`: one stateless request), writing
+    /// what goes outside any request to its `GET` stream, if it has one.
+    fn session(&self, name: Option<&str>, standalone: Option<Standalone>) -> Session {
         let mut builder = Session::builder().limits(self.limits);
         if let Some(tap) = self.tap.clone() {
             let name = name.map(str::to_owned);
             builder = builder.tap(move |direction, text| tap(name.as_deref(), direction, text));
         }
-        builder.build(move |_| {
-            Err(TransportError::new(
-                "nothing to write on but the stream of a POST",
-            ))
+        builder.build(move |text| {
+            let slot = standalone
+                .as_ref()
+                .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()));
+            match slot.as_deref() {
+                Some(Some(stream)) => stream
+                    .unbounded_send(text)
+                    .map_err(|_| TransportError::new("the client closed its GET stream")),
+                Some(None) => Err(TransportError::new(
+                    "the client has opened no GET stream for messages outside a request",
+                )),
+                None => Err(TransportError::new(
+                    "a stateless request has no stream but its own",
+                )),
+            }
         })
     }
 
@@ -435,8 +461,11 @@ async fn handle_post(
         .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
         .is_some();
     if method == Some("initialize") && id.is_some() && !enveloped {
-        let opened = server
-            .open_session(|name| Connection::new(server.session(Some(name)), (server.make)()));
+        let opened = server.open_session(|name| {
+            let standalone = Standalone::default();
+            let session = server.session(Some(name), Some(standalone.clone()));
+            Connection::new(session, (server.make)(), standalone)
+        });
         let (name, connection) = match opened {
             Ok(opened) => opened,
             Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, id.as_ref(), e),
@@ -461,7 +490,7 @@ async fn handle_post(
     {
         return refuse(StatusCode::BAD_REQUEST, Some(id), e);
     }
-    let session = server.session(None);
+    let session = server.session(None, None);
     let (response, _) = deliver(&session, &Arc::new(service.stateless()), text, id, None).await;
     response
 }
@@ -744,19 +773,29 @@ fn sse(events: impl futures_util::Stream<Item = String> + Send + 'static) -> Res
         .into_response()
 }
 
-/// `GET` with `Last-Event-ID`: resumes a request's event stream where the client lost it.
-/// Without one (a stream of server-initiated messages) it is not offered: 405.
+/// `GET` in a session: with `Last-Event-ID`, resumes a request's event stream where the
+/// client lost it; without, opens the stream for what the server sends outside any
+/// request (a later one replaces it). Without a session: 405, there is no such stream.
 async fn handle_get(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -> Response {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     if server.foreign(&headers) {
         return StatusCode::FORBIDDEN.into_response();
     }
-    let Some(last) = header("last-event-id") else {
+    let Some(name) = header(SESSION_HEADER) else {
         return (StatusCode::METHOD_NOT_ALLOWED, [("allow", "POST, DELETE")]).into_response();
     };
-    let connection = header(SESSION_HEADER).and_then(|name| server.lock().get(name).cloned());
+    let connection = server.lock().get(name).cloned();
     let Some(connection) = connection else {
         return StatusCode::NOT_FOUND.into_response();
+    };
+    let Some(last) = header("last-event-id") else {
+        connection.touch();
+        let (stream, messages) = mpsc::unbounded::<String>();
+        *connection
+            .standalone
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(stream);
+        return sse(messages.map(|m| event(None, &m)));
     };
     connection.touch();
     let parsed = last

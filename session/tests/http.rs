@@ -34,6 +34,15 @@ impl old::handlers::ServerHandler for OldTools {
         p: old::CallToolRequestParams,
         cx: RequestContext<old::handlers::ClientPeer>,
     ) -> Result<old::CallToolOutcome, ErrorObject> {
+        if p.name == "later" {
+            // Writes after its answer went: on the session's GET stream.
+            let peer = cx.peer.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                peer.notify_tool_list_changed(None).await
+            });
+            return Ok(old::CallToolResult::text("soon").into());
+        }
         if p.name == "poll" {
             // SEP-1699: the stream closes, the answer waits for the client to resume.
             assert!(mcp_spec_session::http::close_stream());
@@ -383,9 +392,8 @@ async fn a_closed_stream_is_resumed_by_get_and_a_session_ends_with_delete() {
         let text = resumed.text().await.unwrap();
         assert!(text.contains("after the reconnection"), "{text}");
     }
-    // A GET that resumes nothing is not offered; one from a foreign host is refused.
-    let plain = http.get(&url).header("mcp-session-id", &session).send();
-    assert_eq!(plain.await.unwrap().status().as_u16(), 405);
+    // A GET outside a session is not offered; one from a foreign host is refused.
+    assert_eq!(http.get(&url).send().await.unwrap().status().as_u16(), 405);
     let foreign = http
         .get(&url)
         .header("host", "evil.example.com")
@@ -393,6 +401,35 @@ async fn a_closed_stream_is_resumed_by_get_and_a_session_ends_with_delete() {
         .header("last-event-id", &id)
         .send();
     assert_eq!(foreign.await.unwrap().status().as_u16(), 403);
+
+    // A GET without Last-Event-ID opens the stream for what the server sends outside any
+    // request: what a handler's task writes after its answer went comes there.
+    let mut standalone = http
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(standalone.status().as_u16(), 200);
+    let later = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "later"}});
+    let answer = post(Some(&session), later)
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(answer.contains("soon"), "{answer}");
+    let mut seen = String::new();
+    while !seen.contains("notifications/tools/list_changed") {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), standalone.chunk())
+            .await
+            .expect("the notification comes on the GET stream")
+            .unwrap()
+            .expect("the GET stream stays open");
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
 
     // DELETE ends the session: its POSTs and resumptions are 404 from then on.
     let delete = http.delete(&url).header("mcp-session-id", &session).send();
