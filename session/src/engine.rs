@@ -108,6 +108,18 @@ impl Inner {
         // A write to a closed connection has nobody to tell: the reader ends the session.
         let _ = (self.send)(text);
     }
+
+    /// Sends the answer to a message where the message came from: its own stream if it
+    /// has one (an answer never goes anywhere else), else the connection.
+    fn answer(&self, out: Option<&Outlet>, text: String) {
+        match out {
+            // A stream that is gone has nobody to tell either.
+            Some(out) => {
+                let _ = out(text);
+            }
+            None => self.send(text),
+        }
+    }
 }
 
 /// The engine's side of the typed peers: a request waits for the response with its id.
@@ -433,13 +445,7 @@ impl Session {
         };
         if let Some((id, event, error)) = refusal {
             self.inner.note(event);
-            let refusal = refuse(&id, error);
-            match out {
-                Some(out) => {
-                    let _ = out(refusal);
-                }
-                None => self.inner.send(refusal),
-            }
+            self.inner.answer(out.as_ref(), refuse(&id, error));
         }
     }
 
@@ -500,11 +506,6 @@ impl Session {
 /// Waits for the answer to one message and sends it, if it has one.
 async fn serve(inner: Arc<Inner>, answer: BoxFuture<'static, Option<String>>, out: Option<Outlet>) {
     if let Some(answer) = answer.await {
-        match out {
-            Some(out) => {
-                let _ = out(answer);
-            }
-            None => inner.send(answer),
-        }
+        inner.answer(out.as_ref(), answer);
     }
 }

@@ -59,14 +59,8 @@ use serde_json::{Map, Value};
 
 use crate::{Direction, Limits, Outlet, Session, Tokio, Versions};
 
-/// The header that names a session (initialize era).
-pub const SESSION_HEADER: &str = "mcp-session-id";
-/// The header that repeats a request's protocol version (discover era).
-pub const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
-/// The header that repeats a request's method (discover era).
-pub const METHOD_HEADER: &str = "mcp-method";
-/// The header that repeats the name (or URI) a request is about (discover era).
-pub const NAME_HEADER: &str = "mcp-name";
+use crate::wire::named;
+pub use crate::wire::{METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 
 /// `HeaderMismatch`: a header says something else than the body.
 const HEADER_MISMATCH: i64 = -32020;
@@ -547,12 +541,7 @@ fn check_stateless(
             method,
         ));
     }
-    let name = match method {
-        Some("tools/call" | "prompts/get") => params.and_then(|p| p.get("name")),
-        Some("resources/read") => params.and_then(|p| p.get("uri")),
-        _ => None,
-    }
-    .and_then(Value::as_str);
+    let name = named(method, params).and_then(Value::as_str);
     if name.is_some() && header(NAME_HEADER).map(str::trim) != name {
         return Err(mismatch("name", "Mcp-Name", header(NAME_HEADER), name));
     }
@@ -615,14 +604,13 @@ async fn deliver(
     let start = match first {
         Some(None) => return (StatusCode::ACCEPTED.into_response(), false),
         Some(Some(Frame::Message(m))) if answers(&m, &id) || batch => {
-            let refused = serde_json::from_str::<Map<String, Value>>(&m)
-                .is_ok_and(|m| m.contains_key("error"));
+            let code = error_code(&m);
             let status = if stateless {
-                status_of(&m)
+                status_of(code)
             } else {
                 StatusCode::OK
             };
-            return (json(status, m), refused);
+            return (json(status, m), code.is_some());
         }
         Some(Some(Frame::Message(m))) => Start::Message(m),
         Some(Some(Frame::Close)) => Start::Closed,
@@ -706,9 +694,10 @@ enum Start {
     Silent,
 }
 
-/// Whether `message` is the answer to request `id`.
+/// Whether `message` is the answer to request `id` (there is none to answer without one).
 fn answers(message: &str, id: &Option<Id>) -> bool {
-    matches!((route(message.as_bytes()), id), (Route::Response(r), Some(id)) if r == *id)
+    id.as_ref()
+        .is_some_and(|id| crate::wire::answers(message, id))
 }
 
 /// Ends a stateless request's session (stopping its handler) when the response that
@@ -819,12 +808,16 @@ async fn handle_get(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -
     event_stream(number, after, events)
 }
 
-/// The HTTP status of a discover-era answer: 404 for a method that does not exist, 400
-/// for the envelope and capability errors, 200 for everything else.
-fn status_of(answer: &str) -> StatusCode {
-    let code = serde_json::from_str::<Map<String, Value>>(answer)
-        .ok()
-        .and_then(|m| m.get("error")?.get("code")?.as_i64());
+/// The code of an error answer; `None` for a result.
+fn error_code(answer: &str) -> Option<i64> {
+    let answer = serde_json::from_str::<Map<String, Value>>(answer).ok()?;
+    let error = answer.get("error")?;
+    Some(error.get("code").and_then(Value::as_i64).unwrap_or(0))
+}
+
+/// The HTTP status of a discover-era answer, given its error code: 404 for a method that
+/// does not exist, 400 for the envelope and capability errors, 200 for everything else.
+fn status_of(code: Option<i64>) -> StatusCode {
     match code {
         Some(codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
         Some(-32022..=-32020) => StatusCode::BAD_REQUEST,

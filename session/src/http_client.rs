@@ -41,6 +41,9 @@ use serde_json::Value;
 #[cfg(test)]
 use serde_json::json;
 
+use crate::wire::{
+    METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER, answers, named,
+};
 use crate::{Builder, Session, Tokio};
 
 /// How many times in a row an event stream that ended early is resumed without bringing
@@ -181,7 +184,7 @@ impl HttpClient {
                 .http
                 .delete(&self.shared.url)
                 .headers(headers)
-                .header("mcp-session-id", session)
+                .header(SESSION_HEADER, session)
                 .send()
                 .await;
         }
@@ -221,11 +224,7 @@ fn outgoing(text: &str) -> Outgoing {
         .and_then(Value::as_str)
         .map(str::to_owned);
     let params = value.get("params");
-    let name = match method.as_deref() {
-        Some("tools/call" | "prompts/get") => params.and_then(|p| p.get("name")),
-        Some("resources/read") => params.and_then(|p| p.get("uri")),
-        _ => None,
-    };
+    let name = named(method.as_deref(), params);
     let version = params
         .and_then(|p| p.get("_meta"))
         .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY));
@@ -304,13 +303,13 @@ impl Shared {
                 headers.insert(name, value);
             }
         };
-        set("mcp-session-id", learnt.session.as_deref());
+        set(SESSION_HEADER, learnt.session.as_deref());
         set(
-            "mcp-protocol-version",
+            PROTOCOL_VERSION_HEADER,
             out.version.as_deref().or(learnt.version.as_deref()),
         );
-        set("mcp-method", out.method.as_deref());
-        set("mcp-name", out.name.as_deref());
+        set(METHOD_HEADER, out.method.as_deref());
+        set(NAME_HEADER, out.name.as_deref());
         let declared = out.name.as_ref().and_then(|n| learnt.param_headers.get(n));
         if let (Some("tools/call"), Some(declared)) = (out.method.as_deref(), declared) {
             for (argument, header) in declared {
@@ -353,7 +352,7 @@ async fn post(shared: Arc<Shared>, text: String) {
     };
     if let Some(session) = response
         .headers()
-        .get("mcp-session-id")
+        .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
     {
         shared.lock().session = Some(session.to_string());
@@ -376,7 +375,7 @@ async fn post(shared: Arc<Shared>, text: String) {
             if out.id.is_some() {
                 shared.fail(&out.id, format!("HTTP {status} with no answer"));
             }
-        } else if answers(&body, &out.id) {
+        } else if answers_post(&body, &out.id) {
             shared.receive(body);
         } else {
             // JSON that is not the answer (an authorization server's error, a proxy's
@@ -436,9 +435,7 @@ async fn read_events(
                 // The end of an event.
                 if !data.trim().is_empty() {
                     let message = std::mem::take(&mut data);
-                    if let (Route::Response(r), Some(id)) = (route(message.as_bytes()), id) {
-                        answered |= r == *id;
-                    }
+                    answered |= id.as_ref().is_some_and(|id| answers(&message, id));
                     shared.receive(message);
                 }
                 data.clear();
@@ -472,9 +469,9 @@ async fn read_events(
 
 /// Whether `body` (the JSON body of a POST's answer) is the answer to request `id` (or,
 /// with no request, any JSON at all).
-fn answers(body: &str, id: &Option<Id>) -> bool {
+fn answers_post(body: &str, id: &Option<Id>) -> bool {
     match id {
-        Some(id) => matches!(route(body.as_bytes()), Route::Response(r) if r == *id),
+        Some(id) => answers(body, id),
         None => serde_json::from_str::<Value>(body).is_ok(),
     }
 }

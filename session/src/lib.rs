@@ -30,6 +30,8 @@ pub mod http_client;
 #[cfg(feature = "stdio")]
 pub mod stdio;
 mod versions;
+#[cfg(any(feature = "http", feature = "http-client"))]
+mod wire;
 
 pub use deferred::Deferred;
 pub use engine::{Builder, Direction, Event, Limits, Outlet, Session, Spawn};

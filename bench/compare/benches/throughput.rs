@@ -1,7 +1,8 @@
 //! Requests per second through a stdio MCP server, the path a server runs: newline-delimited
 //! JSON-RPC over an in-process pipe (`tokio::io::duplex`), a handler that answers
 //! `tools/call` with the text it was given, and one driver that writes the requests
-//! (32 in flight at a time) and reads the answers, the same bytes for both servers:
+//! (32 in flight at a time, in the member orders real SDK clients write) and reads the
+//! answers, the same bytes for both servers:
 //!
 //! - **ours**: `mcp-spec-session`'s stdio transport and session engine serving
 //!   `v2025_11_25::handlers::Server` (each request in a task of its own);
@@ -144,9 +145,19 @@ impl Driver {
             while sent < n && sent - got < WINDOW {
                 let id = self.next_id;
                 self.next_id += 1;
-                let request = format!(
-                    r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"hello"}}}}}}"#
-                );
+                // Alternately in the member order of the two SDK clients recorded in
+                // tests/data/traffic/: Python's (`jsonrpc`, `id`, `method`, `params`) and
+                // TypeScript's (`method`, `params`, `jsonrpc`, `id`).
+                let params = r#"{"name":"echo","arguments":{"text":"hello"}}"#;
+                let request = if id.is_multiple_of(2) {
+                    format!(
+                        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#
+                    )
+                } else {
+                    format!(
+                        r#"{{"method":"tools/call","params":{params},"jsonrpc":"2.0","id":{id}}}"#
+                    )
+                };
                 self.send(&request).await;
                 sent += 1;
             }

@@ -1,0 +1,31 @@
+//! What both sides of Streamable HTTP agree on: the header names, the parameter a
+//! request's `Mcp-Name` repeats, and whether a message is the answer to a request.
+
+use mcp_spec_types::rt::jsonrpc::Id;
+use mcp_spec_types::rt::service::{Route, route};
+use serde_json::Value;
+
+/// The header that names a session (initialize era).
+pub const SESSION_HEADER: &str = "mcp-session-id";
+/// The header that repeats a request's protocol version (discover era).
+pub const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
+/// The header that repeats a request's method (discover era).
+pub const METHOD_HEADER: &str = "mcp-method";
+/// The header that repeats the name (or URI) a request is about (discover era).
+pub const NAME_HEADER: &str = "mcp-name";
+
+/// What `Mcp-Name` repeats of a request's params: the tool's or prompt's `name`, the
+/// resource's `uri`; nothing for other methods.
+pub(crate) fn named<'a>(method: Option<&str>, params: Option<&'a Value>) -> Option<&'a Value> {
+    let key = match method? {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return None,
+    };
+    params?.get(key)
+}
+
+/// Whether `message` is the answer to request `id` (a response that names it).
+pub(crate) fn answers(message: &str, id: &Id) -> bool {
+    matches!(route(message.as_bytes()), Route::Response(r) if r == *id)
+}
