@@ -3,8 +3,8 @@
 written the way the README shows. Exercises and checks: ping, tools/list (schemas from
 Rust types), a tool with text output, one with structured output (the SDK validates it
 against the tool's output schema), a tool error (isError), arguments that do not fit
-(-32602), logging (setLevel, then the log notifications a call sends), a resource and a
-prompt.
+(a tool error too), an unknown tool (-32602), logging (setLevel, then the log
+notifications a call sends), a resource and a prompt.
 
 usage: py_weather.py -- CMD [ARGS...]
 Prints one JSON object ({"ok": true, "checks": N} or {"ok": false, "error": ...}) and
@@ -69,12 +69,16 @@ async def run(cmd: list[str]) -> int:
         failed = await client.call_tool("forecast", {"city": "Atlantis"})
         check(failed.is_error and "Atlantis" in failed.content[0].text, "tool error", failed)
         checks += 4
+        # Arguments that do not fit are a tool error the model can correct (SEP-1303),
+        # naming what does not fit; an unknown tool is a protocol error.
+        unfit = await client.call_tool("echo_city", {"city": 5})
+        check(unfit.is_error and "city" in unfit.content[0].text, "arguments that do not fit", unfit)
         try:
-            await client.call_tool("echo_city", {"city": 5})
-            raise AssertionError("arguments that do not fit were accepted")
+            await client.call_tool("rain_dance", {})
+            raise AssertionError("an unknown tool was called")
         except MCPError as e:
-            check(e.error.code == -32602, "invalid params code", e.error)
-        checks += 1
+            check(e.error.code == -32602, "unknown tool code", e.error)
+        checks += 2
 
         text = (await client.read_resource("weather://stations")).contents[0].text
         check(text == "Oslo\nLima\n", "resource", text)

@@ -1,10 +1,11 @@
 //! A small MCP server (protocol version 2025-11-25, stdio), written the way the README
-//! shows: every value built with the generated constructors. Tools with text and
-//! structured output and a tool error, a resource, a prompt, logging; `ping` is answered
-//! by the handler trait's default. `interop/run` drives it with the official Python SDK.
+//! shows: a `Router` of plain async functions, every value built with the generated
+//! constructors. Tools with text and structured output and a tool error, a resource, a
+//! prompt, logging; `ping` is answered by default. `interop/run` drives it with the
+//! official Python SDK.
 
 use mcp_spec_types::rt::{jsonrpc::ErrorObject, service::RequestContext};
-use mcp_spec_types::v2025_11_25::handlers::{ClientPeer, Server, ServerHandler};
+use mcp_spec_types::v2025_11_25::handlers::{ClientPeer, Router, Server};
 use mcp_spec_types::v2025_11_25::*;
 use mcp_spec_types::version::InitializeFirst;
 
@@ -25,88 +26,62 @@ struct Forecast {
 
 type Cx = RequestContext<ClientPeer>;
 type Answer<T> = Result<T, ErrorObject>;
-type Page = Option<PaginatedRequestParams>;
 
-struct Weather;
+/// Tells the client what a tool was called for (a log message at level `info`).
+async fn log(cx: &Cx, note: String) {
+    let log = LoggingMessageNotificationParams::new(note.into(), LoggingLevel::Info);
+    let _ = cx.peer.notify_logging_message(&log).await;
+}
 
-impl ServerHandler for Weather {
-    async fn initialize(&self, _: InitializeRequestParams, _: Cx) -> Answer<InitializeResult> {
-        let caps = ServerCapabilities {
-            tools: Some(Default::default()),
-            resources: Some(Default::default()),
-            prompts: Some(Default::default()),
-            logging: Some(Default::default()),
-            ..Default::default()
-        };
-        let info = Implementation::new("weather", env!("CARGO_PKG_VERSION"));
-        Ok(InitializeResult::new("2025-11-25", caps, info))
+async fn forecast(City { city }: City, cx: Cx) -> Answer<CallToolResult> {
+    log(&cx, format!("forecast for {city}")).await;
+    if city == "Atlantis" {
+        return Ok(CallToolResult::error(format!(
+            "no weather station in {city}"
+        )));
     }
+    let summary = "sunny".into();
+    Ok(CallToolResult::structured(&Forecast {
+        city,
+        summary,
+        celsius: 21,
+    })?)
+}
 
-    async fn list_tools(&self, _: Page, _: Cx) -> Answer<ListToolsResult> {
-        let forecast = Tool::for_input::<City>("forecast")?.with_output::<Forecast>()?;
-        let mut echo = Tool::for_input::<City>("echo_city")?;
-        echo.description = Some("Says the city back".into());
-        Ok(ListToolsResult::new(vec![forecast, echo]))
-    }
+async fn echo_city(City { city }: City, cx: Cx) -> Answer<CallToolResult> {
+    log(&cx, format!("echo_city for {city}")).await;
+    Ok(CallToolResult::text(city))
+}
 
-    async fn call_tool(&self, params: CallToolRequestParams, cx: Cx) -> Answer<CallToolOutcome> {
-        let City { city } = params.arguments_as()?;
-        let note = format!("{} for {city}", params.name);
-        let log = LoggingMessageNotificationParams::new(note.into(), LoggingLevel::Info);
-        let _ = cx.peer.notify_logging_message(&log).await;
-        let result = match params.name.as_str() {
-            "echo_city" => CallToolResult::text(&city),
-            "forecast" if city == "Atlantis" => {
-                CallToolResult::error(format!("no weather station in {city}"))
-            }
-            "forecast" => CallToolResult::structured(&Forecast {
-                summary: "sunny".into(),
-                celsius: 21,
-                city,
-            })?,
-            other => return Err(ErrorObject::invalid_params(format!("no tool `{other}`"))),
-        };
-        Ok(result.into())
-    }
+async fn stations(p: ReadResourceRequestParams, _: Cx) -> Answer<ReadResourceResult> {
+    let text = TextResourceContents::new("Oslo\nLima\n", p.uri);
+    Ok(ReadResourceResult::new(vec![text.into()]))
+}
 
-    async fn list_resources(&self, _: Page, _: Cx) -> Answer<ListResourcesResult> {
-        let stations = Resource::new("stations", "weather://stations");
-        Ok(ListResourcesResult::new(vec![stations]))
-    }
-
-    async fn read_resource(
-        &self,
-        p: ReadResourceRequestParams,
-        _: Cx,
-    ) -> Answer<ReadResourceResult> {
-        if p.uri != "weather://stations" {
-            return Err(ErrorObject::new(-32002, format!("no resource {}", p.uri)));
-        }
-        let text = TextResourceContents::new("Oslo\nLima\n", p.uri);
-        Ok(ReadResourceResult::new(vec![text.into()]))
-    }
-
-    async fn list_prompts(&self, _: Page, _: Cx) -> Answer<ListPromptsResult> {
-        Ok(ListPromptsResult::new(vec![Prompt::new("packing_list")]))
-    }
-
-    async fn get_prompt(&self, p: GetPromptRequestParams, _: Cx) -> Answer<GetPromptResult> {
-        let city = p.arguments.and_then(|a| a.get("city").cloned());
-        let city = city.unwrap_or_else(|| "Oslo".into());
-        let ask = ContentBlock::text(format!("What should I pack for {city}?"));
-        Ok(GetPromptResult::new(vec![PromptMessage::new(
-            ask,
-            Role::User,
-        )]))
-    }
-
-    async fn set_level(&self, _: SetLevelRequestParams, _: Cx) -> Answer<EmptyResult> {
-        Ok(Default::default())
-    }
+async fn packing_list(p: GetPromptRequestParams, _: Cx) -> Answer<GetPromptResult> {
+    let city = p.arguments.and_then(|a| a.get("city").cloned());
+    let city = city.unwrap_or_else(|| "Oslo".into());
+    let ask = ContentBlock::text(format!("What should I pack for {city}?"));
+    Ok(GetPromptResult::new(vec![PromptMessage::new(
+        ask,
+        Role::User,
+    )]))
 }
 
 #[tokio::main]
-async fn main() {
-    let server = Server::new(Weather).with_policy(InitializeFirst::new());
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut echo = Tool::for_input::<City>("echo_city")?;
+    echo.description = Some("Says the city back".into());
+    let weather = Router::new(Implementation::new("weather", env!("CARGO_PKG_VERSION")))
+        .tool(
+            Tool::for_input::<City>("forecast")?.with_output::<Forecast>()?,
+            forecast,
+        )
+        .tool(echo, echo_city)
+        .resource(Resource::new("stations", "weather://stations"), stations)
+        .prompt(Prompt::new("packing_list"), packing_list)
+        .logging();
+    let server = Server::new(weather).with_policy(InitializeFirst::new());
     mcp_spec_session::stdio::serve_stdio(server).await;
+    Ok(())
 }

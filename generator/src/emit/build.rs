@@ -17,7 +17,7 @@ pub(super) type Types<'m> = BTreeMap<&'m str, &'m TypeDef>;
 /// The parameters of a struct's `new`: its required properties that are not constants,
 /// the strings first (a name, a URI, a text: what identifies the value), then the rest,
 /// each in field order: `Tool::new(name, input_schema)`.
-fn params(fields: &[Field]) -> impl Iterator<Item = &Field> {
+pub(super) fn params(fields: &[Field]) -> impl Iterator<Item = &Field> {
     let required = || {
         fields
             .iter()

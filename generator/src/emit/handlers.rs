@@ -34,7 +34,7 @@ fn params_arg(m: &MethodDef) -> Option<TokenStream> {
     })
 }
 
-fn handler_fn_name(m: &MethodDef) -> String {
+pub(super) fn handler_fn_name(m: &MethodDef) -> String {
     let base = field_name(&m.marker_name());
     match m.kind {
         MessageKind::Request => base.trim_start_matches("r#").to_string(),
@@ -98,11 +98,19 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
         model.version
     );
     let services = services();
+    let router = super::router::router(model, &answers(Side::Server, true));
+    let router_doc = (!router.is_empty()).then(|| {
+        quote! {
+            #![doc = ""]
+            #![doc = " A server that is tools, resources and prompts, each an async function, needs no handler of its own: [`Router`] is one, assembled from them."]
+        }
+    });
     let allow_deprecated = super::rust::allow_deprecated(model);
     let tokens = quote! {
         #![doc = #doc]
         #![doc = ""]
         #![doc = " A server implements [`ServerHandler`] and feeds every incoming request and notification to [`serve_client_message`]; responses to its own requests go to whoever awaits them (see [`route`](crate::rt::service::route)). It calls the client through [`ClientPeer`]. A client mirrors this with [`ClientHandler`], [`serve_server_message`] and [`ServerPeer`]."]
+        #router_doc
         #![allow(clippy::too_many_arguments, clippy::match_single_binding, unused_variables)]
         #allow_deprecated
         use crate::rt::service::{NotificationContext, Policy, RequestContext};
@@ -112,6 +120,7 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
         #server_dispatch
         #client_dispatch
         #services
+        #router
         #server_peer
         #client_peer
     };

@@ -1,7 +1,7 @@
 //! Emitting: a [`Model`] becomes Rust source, through `quote` and `prettyplease`. One
 //! module per kind of output file: `types` (a version's `mod.rs` and `consts.rs`, with
 //! the constructors of `build`),
-//! `methods` (`methods.rs`), `handlers` (`handlers.rs`), `harness` (the round-trip
+//! `methods` (`methods.rs`), `handlers` (`handlers.rs`, with the `Router` of `router`), `harness` (the round-trip
 //! harness of the `tests` crate) and `versions` (`protocol_version.rs`); the helpers they
 //! share (identifiers, headers, printing) are in `rust`, which depends on none of them. Questions about the model (which
 //! methods a side sends, a method's marker name) are answered by the model itself.
@@ -10,6 +10,7 @@ mod build;
 mod handlers;
 mod harness;
 mod methods;
+mod router;
 mod rust;
 mod types;
 mod versions;
