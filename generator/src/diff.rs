@@ -7,7 +7,12 @@
 //! | `older-sender` | messages an older peer sends no longer fit | a new required field; optional → required; an enum value or union arm removed; a method removed |
 //! | `older-receiver` | messages a newer peer sends no longer fit an older strict decoder | a required field removed; required → optional; a new enum value or union arm; a field that may now be `null` |
 //! | `both` | neither side's messages fit the other | a field's type or a const changed; a method's direction, params or result changed |
-//! | `nobody` | compatible | an optional field added or removed (unknown keys are kept); a new definition or method; descriptions |
+//! | `nobody` | compatible | an optional field added or removed (unknown keys are kept); a new definition or method; descriptions; a type replaced by one that takes the same values |
+//!
+//! A changed type (of a field, an alias, a method's params or results, or a definition
+//! whose kind changed) breaks whom [`crate::compat`] finds: older senders when a value of
+//! the older type need not fit the newer, older receivers the other way round, both, or
+//! nobody (`ListToolsRequestParams` → `PaginatedRequestParams`, the same properties).
 
 //!
 //! The JSON form (`--format json`, and `generated/diffs/*.json`) has stable field names;
@@ -33,6 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::compat::{Fits, Misfit};
 use crate::model::{ConstValue, Kind, MethodDef, Model, Origin, TypeDef, TypeRef};
 
 /// Version of the JSON output format.
@@ -153,6 +159,37 @@ fn render(model: &Model, ty: &TypeRef) -> String {
         TypeRef::Any => "any".into(),
         TypeRef::Array(t) => format!("{}[]", render(model, t)),
         TypeRef::Map(t) => format!("{{string: {}}}", render(model, t)),
+    }
+}
+
+/// Who a change from type `a` (of `old`) to `b` (of `new`) breaks, by whether the values of
+/// each fit the other ([`crate::compat`]), and what to add to the change's detail: that
+/// both fit, or the first place a value need not fit.
+fn retyped(old: &Model, new: &Model, a: &TypeRef, b: &TypeRef) -> (Breaks, String) {
+    retyped_by(|f| f.fits(a, b), |f| f.fits(b, a), old, new)
+}
+
+/// [`retyped`] with the comparisons given: `up` on values of `old` against types of `new`,
+/// `down` the other way.
+fn retyped_by(
+    up: impl FnOnce(&mut Fits) -> Result<(), Misfit>,
+    down: impl FnOnce(&mut Fits) -> Result<(), Misfit>,
+    old: &Model,
+    new: &Model,
+) -> (Breaks, String) {
+    let up = up(&mut Fits::new(old, new));
+    let down = down(&mut Fits::new(new, old));
+    match (up, down) {
+        (Ok(()), Ok(())) => (Breaks::Nobody, " (same values)".into()),
+        (Err(m), Ok(())) => (
+            Breaks::OlderSender,
+            format!(" (an older value need not fit: {m})"),
+        ),
+        (Ok(()), Err(m)) => (
+            Breaks::OlderReceiver,
+            format!(" (a newer value need not fit: {m})"),
+        ),
+        (Err(m), Err(_)) => (Breaks::Both, format!(" (an older value need not fit: {m})")),
     }
 }
 
@@ -423,20 +460,25 @@ fn type_changes(
         (Kind::Alias { target: ta_, .. }, Kind::Alias { target: tb_, .. }) => {
             let (ra, rb) = (render(old, ta_), render(new, tb_));
             if ra != rb {
+                let (breaks, note) = retyped(old, new, ta_, tb_);
                 changes.push(
                     name,
                     ChangeKind::FieldTypeChanged,
-                    Breaks::Both,
-                    format!("{ra} → {rb}"),
+                    breaks,
+                    format!("{ra} → {rb}{note}"),
                 );
             }
         }
-        (ka, kb) => changes.push(
-            name,
-            ChangeKind::ShapeChanged,
-            Breaks::Both,
-            format!("{} → {}", kind_name(ka), kind_name(kb)),
-        ),
+        (ka, kb) => {
+            let named = TypeRef::Named(name.to_string());
+            let (breaks, note) = retyped(old, new, &named, &named);
+            changes.push(
+                name,
+                ChangeKind::ShapeChanged,
+                breaks,
+                format!("{} → {}{note}", kind_name(ka), kind_name(kb)),
+            )
+        }
     }
 }
 
@@ -532,7 +574,8 @@ fn field_changes(
         } else {
             ChangeKind::FieldTypeChanged
         };
-        changes.push(subject, kind, Breaks::Both, format!("{ra} → {rb}"));
+        let (breaks, note) = retyped(old, new, &f.ty, &g.ty);
+        changes.push(subject, kind, breaks, format!("{ra} → {rb}{note}"));
     }
     if f.required != g.required {
         let (breaks, detail) = if g.required {
@@ -607,19 +650,56 @@ fn methods(old: &Model, new: &Model, changes: &mut Changes) {
         let params =
             |m: &Model, d: &MethodDef| d.params.as_ref().map(|p| render(m, p)).unwrap_or_default();
         if params(old, x) != params(new, y) {
+            let (breaks, note) = match (&x.params, &y.params) {
+                (Some(a), Some(b)) => retyped(old, new, a, b),
+                _ => (Breaks::Both, String::new()),
+            };
             changes.push(
                 method,
                 ChangeKind::MethodParamsChanged,
-                Breaks::Both,
-                format!("{} → {}", params(old, x), params(new, y)),
+                breaks,
+                format!("{} → {}{note}", params(old, x), params(new, y)),
             );
         }
         if x.results != y.results {
+            // Each result of one version fits a result of the other.
+            let each = |f: &mut Fits, from: &[String], to: &[String]| {
+                for r in from {
+                    let named = TypeRef::Named(r.clone());
+                    let mut first = None;
+                    let fits =
+                        to.iter()
+                            .any(|t| match f.fits(&named, &TypeRef::Named(t.clone())) {
+                                Ok(()) => true,
+                                Err(m) => {
+                                    first.get_or_insert(m);
+                                    false
+                                }
+                            });
+                    if !fits {
+                        return Err(first.unwrap_or_else(|| Misfit {
+                            path: String::new(),
+                            why: format!("no result for {r}"),
+                        }));
+                    }
+                }
+                Ok(())
+            };
+            let (breaks, note) = retyped_by(
+                |f| each(f, &x.results, &y.results),
+                |f| each(f, &y.results, &x.results),
+                old,
+                new,
+            );
             changes.push(
                 method,
                 ChangeKind::MethodResultChanged,
-                Breaks::Both,
-                format!("{} → {}", x.results.join(" | "), y.results.join(" | ")),
+                breaks,
+                format!(
+                    "{} → {}{note}",
+                    x.results.join(" | "),
+                    y.results.join(" | ")
+                ),
             );
         }
     }
@@ -902,8 +982,13 @@ const LEGEND: &str = "
 - **older receiver**: messages a newer peer sends no longer fit an older strict decoder
   (a required field removed, required → optional, a new enum value or union arm, a field
   that may now be null).
-- **both**: a type, const, direction, params or result changed.
-- **nobody**: compatible (optional fields, new definitions and methods, descriptions).
+- **both**: a type, const, direction, params or result changed so that neither side's
+  values need fit the other's.
+- **nobody**: compatible (optional fields, new definitions and methods, descriptions, a
+  type renamed or replaced by one that takes the same values).
+- A changed type is classified by whether the values of each version fit the other
+  (objects keep members they do not declare; an optional member may be absent): the
+  detail says `same values`, or the first place where a value need not fit.
 - **sent by**: the sides whose messages carry the changed type (a method's params are sent
   by its sender, its results by the other side), in either version. An older-sender break
   on a type the client sends hits older clients; an older-receiver break on it hits older

@@ -7,6 +7,7 @@
 //! every output file's path and contents; it does no I/O.
 
 pub mod compact;
+pub mod compat;
 pub mod diff;
 pub mod docs;
 pub mod emit;
