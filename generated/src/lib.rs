@@ -13,6 +13,7 @@
 //! | `v2026_07_28` (default) | [`v2026_07_28`] | 2020-12 |
 //! | `draft` | [`draft`] | 2020-12 |
 //! | `schemars` | derives `schemars::JsonSchema` on every type | |
+//! | `convert` | [`convert`]: `From` / `TryFrom` between consecutive versions' types | |
 //!
 //! [`rt`] is the hand-written runtime the generated modules build on: the crate
 //! `mcp-spec-rt`, re-exported.
@@ -25,6 +26,9 @@ pub use mcp_spec_rt::serde;
 /// The `serde_json` the generated types use (`Value`, `Map`, `Number`).
 pub use mcp_spec_rt::serde_json;
 pub mod version;
+
+#[rustfmt::skip]
+pub mod convert;
 
 #[rustfmt::skip]
 mod protocol_version;

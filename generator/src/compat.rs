@@ -230,24 +230,21 @@ impl<'m> Fits<'m> {
 
     /// Whether `a` fits one of a target union's arms.
     fn fits_an_arm(&mut self, a: &TypeRef, arms: &[crate::model::Variant]) -> Result<(), Misfit> {
-        // The arm of the same name first: if none fits, its misfit is the one to report.
-        let same = |v: &crate::model::Variant| v.ty == *a;
-        let mut same_misfit = None;
-        for v in arms
-            .iter()
-            .filter(|v| same(v))
-            .chain(arms.iter().filter(|v| !same(v)))
-        {
-            match self.fits(a, &v.ty) {
-                Ok(()) => return Ok(()),
-                Err(m) if same(v) => same_misfit = Some(m),
-                Err(_) => {}
+        // An arm of the same name is the one the target's decoder takes such a value as (its
+        // discriminators are that arm's): the value must fit it. Otherwise any arm that
+        // takes it will do.
+        if let Some(same) = arms.iter().find(|v| v.ty == *a) {
+            return self.fits(a, &same.ty);
+        }
+        for v in arms {
+            if self.fits(a, &v.ty).is_ok() {
+                return Ok(());
             }
         }
-        Err(same_misfit.unwrap_or_else(|| Misfit {
+        Err(Misfit {
             path: String::new(),
             why: format!("no arm takes {}", show(self.from, a)),
-        }))
+        })
     }
 }
 

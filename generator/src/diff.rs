@@ -428,32 +428,36 @@ fn type_changes(
                 tag: gb,
             },
         ) => {
-            let arms = |m: &Model, vs: &[crate::model::Variant]| -> BTreeSet<String> {
-                vs.iter().map(|v| render(m, &v.ty)).collect()
+            // An arm removed (added) breaks older senders (receivers) unless its values fit
+            // an arm of the other version's union anyway.
+            let arms = |m: &Model, vs: &'_ [crate::model::Variant]| -> BTreeMap<String, TypeRef> {
+                vs.iter()
+                    .map(|v| (render(m, &v.ty), v.ty.clone()))
+                    .collect()
             };
             let (sa, sb) = (arms(old, va), arms(new, vb));
-            for v in sa.difference(&sb) {
-                changes.push(
-                    name,
-                    ChangeKind::UnionArmRemoved,
-                    Breaks::OlderSender,
-                    v.clone(),
-                );
+            let union = TypeRef::Named(name.to_string());
+            for (v, ty) in sa.iter().filter(|(v, _)| !sb.contains_key(*v)) {
+                let (breaks, detail) = match Fits::new(old, new).fits(ty, &union) {
+                    Ok(()) => (Breaks::Nobody, format!("{v} (its values fit another arm)")),
+                    Err(_) => (Breaks::OlderSender, v.clone()),
+                };
+                changes.push(name, ChangeKind::UnionArmRemoved, breaks, detail);
             }
-            for v in sb.difference(&sa) {
-                changes.push(
-                    name,
-                    ChangeKind::UnionArmAdded,
-                    Breaks::OlderReceiver,
-                    v.clone(),
-                );
+            for (v, ty) in sb.iter().filter(|(v, _)| !sa.contains_key(*v)) {
+                let (breaks, detail) = match Fits::new(new, old).fits(ty, &union) {
+                    Ok(()) => (Breaks::Nobody, format!("{v} (its values fit another arm)")),
+                    Err(_) => (Breaks::OlderReceiver, v.clone()),
+                };
+                changes.push(name, ChangeKind::UnionArmAdded, breaks, detail);
             }
             if ga != gb {
+                let (breaks, note) = retyped(old, new, &union, &union);
                 changes.push(
                     name,
                     ChangeKind::DiscriminatorChanged,
-                    Breaks::Both,
-                    format!("{ga:?} → {gb:?}"),
+                    breaks,
+                    format!("{ga:?} → {gb:?}{note}"),
                 );
             }
         }

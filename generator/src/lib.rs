@@ -251,6 +251,14 @@ pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
     ordered.sort_by_key(|m| (m.version == "draft", m.version.clone()));
     files.extend(diff::reports(&ordered));
     files.push((
+        "generated/src/convert.rs".to_string(),
+        emit::emit_conversions(&ordered, &header)?,
+    ));
+    files.push((
+        "tests/src/convert.rs".to_string(),
+        emit::emit_convert_harness(&ordered, &header)?,
+    ));
+    files.push((
         "generated/src/protocol_version.rs".to_string(),
         emit::emit_protocol_versions(&models, &header)?,
     ));

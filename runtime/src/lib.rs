@@ -24,6 +24,7 @@ pub use serde;
 pub use serde_json;
 
 mod content;
+pub mod convert;
 pub mod json;
 pub mod jsonrpc;
 pub mod method;

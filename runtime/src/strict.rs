@@ -83,7 +83,13 @@ impl fmt::Display for Issue {
         } else {
             write!(f, "at `{}`: ", self.path)?;
         }
-        match &self.kind {
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl fmt::Display for IssueKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             IssueKind::UnknownArm { union, tag, value } => {
                 write!(f, "{union} has no arm for `{tag}` {value:?}")
             }

@@ -38,27 +38,29 @@ fn every_generated_file_has_the_header() {
         );
         // The schemas a file is generated from: all of them for the cross-version files,
         // the two compared for a diff, else the one version the path names.
-        let sources: Vec<&mcp_codegen::Input> =
-            if path.ends_with("protocol_version.rs") || path.ends_with("COMPATIBILITY.md") {
-                inputs.iter().collect()
-            } else if let Some(name) = path.strip_prefix("generated/diffs/") {
-                let stem = name.rsplit_once('.').unwrap().0;
-                let (a, b) = stem.split_once("..").unwrap();
-                inputs
-                    .iter()
-                    .filter(|i| i.version == a || i.version == b)
-                    .collect()
-            } else {
-                inputs
-                    .iter()
-                    .filter(|i| {
-                        let module = mcp_codegen::emit::module_name(&i.version);
-                        path.contains(&format!("/{module}/"))
-                            || path.ends_with(&format!("/{module}.rs"))
-                            || path.ends_with(&format!("/{}.json", i.version))
-                    })
-                    .collect()
-            };
+        let sources: Vec<&mcp_codegen::Input> = if path.ends_with("protocol_version.rs")
+            || path.ends_with("COMPATIBILITY.md")
+            || path.ends_with("/convert.rs")
+        {
+            inputs.iter().collect()
+        } else if let Some(name) = path.strip_prefix("generated/diffs/") {
+            let stem = name.rsplit_once('.').unwrap().0;
+            let (a, b) = stem.split_once("..").unwrap();
+            inputs
+                .iter()
+                .filter(|i| i.version == a || i.version == b)
+                .collect()
+        } else {
+            inputs
+                .iter()
+                .filter(|i| {
+                    let module = mcp_codegen::emit::module_name(&i.version);
+                    path.contains(&format!("/{module}/"))
+                        || path.ends_with(&format!("/{module}.rs"))
+                        || path.ends_with(&format!("/{}.json", i.version))
+                })
+                .collect()
+        };
         assert!(!sources.is_empty(), "{path} belongs to no version");
         for input in sources {
             let sha = mcp_codegen::sha256_hex(input.text.as_bytes());

@@ -7,6 +7,10 @@
 //!   encode back to the same JSON, and decoding that again must give the same JSON again.
 //! - Every official example our types decode is encoded again and validated against the
 //!   upstream definition, with `format` checked too.
+//! - Each generated value is converted into the next version and the one before (where
+//!   the definition is in both) by the generated conversions: a `From` must succeed, a
+//!   conversion that succeeds must write the same JSON, and converting back must give the
+//!   value again (`mcp_tests::converts`).
 //!
 //! What the generator leaves out: `format` (strings are arbitrary; the types hold them as
 //! `String`), `null` and non-integer numbers inside free-form JSON (upstream's `JSONValue`
@@ -18,6 +22,7 @@ use std::collections::BTreeMap;
 use jsonschema::{Draft, Validator};
 use mcp_codegen::model::{ConstValue, Kind, Model, Origin, TypeRef};
 use mcp_codegen::{model_of, workspace};
+use mcp_tests::convert::{PAIRS, Pair};
 use mcp_tests::{Harness, VERSIONS, root};
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
@@ -265,6 +270,8 @@ fn generated_values_validate_and_round_trip_exactly() {
         let generator = Gen { model: &model };
         let mut run = 0u64;
         let hits = std::cell::RefCell::new(Vec::new());
+        // Values converted (or refused by a `TryFrom`), by direction.
+        let conversions = std::cell::RefCell::new(BTreeMap::new());
         for (schema_name, rust_name) in h.definitions {
             let t = model.get(rust_name).unwrap();
             assert_eq!(t.origin, Origin::Definition(schema_name.to_string()));
@@ -278,8 +285,33 @@ fn generated_values_validate_and_round_trip_exactly() {
             };
             let mut runner =
                 TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+            // The pairs this definition converts in: this version and the next or the one before.
+            let neighbours: Vec<(&Pair, bool, bool)> = PAIRS
+                .iter()
+                .filter_map(|p| {
+                    let (_, up, down) = p.definitions.iter().find(|(n, ..)| n == rust_name)?;
+                    (p.old == h.version)
+                        .then_some((p, true, *up))
+                        .or((p.new == h.version).then_some((p, false, *down)))
+                })
+                .collect();
             let outcome = runner.run(&strategy, |value| {
-                check(h, schema_name, &validator, value, &hits).map_err(TestCaseError::fail)
+                check(h, schema_name, &validator, value.clone(), &hits)
+                    .map_err(TestCaseError::fail)?;
+                for (pair, up, lossless) in &neighbours {
+                    let converted = mcp_tests::converts(pair, rust_name, *up, &value, *lossless)
+                        .map_err(|e| {
+                            TestCaseError::fail(format!(
+                                "to {}: {e}",
+                                if *up { pair.new } else { pair.old }
+                            ))
+                        })?;
+                    *conversions
+                        .borrow_mut()
+                        .entry((*up, converted))
+                        .or_insert(0u64) += 1;
+                }
+                Ok(())
             });
             run += u64::from(cases);
             if let Err(e) = outcome {
@@ -303,11 +335,19 @@ fn generated_values_validate_and_round_trip_exactly() {
                 ));
             }
         }
+        let conversions = conversions.into_inner();
+        let count =
+            |up: bool, converted: bool| conversions.get(&(up, converted)).copied().unwrap_or(0);
         report.push(format!(
-            "{}: {} definitions, {run} cases, {} known rejections met",
+            "{}: {} definitions, {run} cases, {} known rejections met; converted to the next \
+             version and back {} (refused {}), to the one before {} (refused {})",
             h.version,
             h.definitions.len(),
-            hits.len()
+            hits.len(),
+            count(true, true),
+            count(true, false),
+            count(false, true),
+            count(false, false)
         ));
     }
     println!("{}", report.join("\n"));

@@ -7,6 +7,7 @@
 //! methods a side sends, a method's marker name) are answered by the model itself.
 
 mod build;
+mod convert;
 mod handlers;
 mod harness;
 mod methods;
@@ -15,6 +16,7 @@ mod rust;
 mod types;
 mod versions;
 
+pub use convert::{Conversion, conversions, emit_conversions, emit_convert_harness};
 pub use harness::emit_harness;
 pub use rust::{header, module_name};
 pub use versions::emit_protocol_versions;

@@ -1,0 +1,205 @@
+//! `convert.rs`: conversions between the types of consecutive versions, for every
+//! definition both have. Which direction is `From` and which `TryFrom` comes from
+//! [`compat`](crate::compat), the relation the version diffs classify changes by: `From`
+//! where every value of the source's schema is one of the target's, `TryFrom` (whose
+//! error names the place and what the target cannot carry) where not. Both go through
+//! the runtime's `rt::convert`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::rust::{ident, module_name, pretty};
+use crate::Error;
+use crate::compat::{Fits, Misfit};
+use crate::model::{Kind, Model};
+
+/// One definition of a pair of versions, and how it converts each way.
+pub struct Conversion {
+    /// The definition's name (the same in both versions).
+    pub name: String,
+    /// Older → newer: lossless, or the first place a value need not fit.
+    pub up: Result<(), Misfit>,
+    /// Newer → older.
+    pub down: Result<(), Misfit>,
+}
+
+/// The definitions both `old` and `new` have, as distinct Rust types (an alias is its
+/// target's), with how each converts.
+pub fn conversions(old: &Model, new: &Model) -> Vec<Conversion> {
+    let distinct = |kind: &Kind| !matches!(kind, Kind::Alias { newtype: false, .. });
+    old.types
+        .iter()
+        .filter(|a| distinct(&a.kind))
+        .filter(|a| {
+            new.types
+                .iter()
+                .any(|b| b.name == a.name && distinct(&b.kind))
+        })
+        .map(|a| Conversion {
+            name: a.name.clone(),
+            up: Fits::new(old, new).named(&a.name, &a.name),
+            down: Fits::new(new, old).named(&a.name, &a.name),
+        })
+        .collect()
+}
+
+/// Emits `convert.rs` for `models` in date order (`draft` last): each consecutive pair's
+/// impls, behind both versions' features.
+pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, Error> {
+    let mut pairs = Vec::new();
+    let mut table = vec![
+        "| from | to | definitions | `From` up | `TryFrom` up | `From` down | `TryFrom` down |"
+            .to_string(),
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |".to_string(),
+    ];
+    for pair in models.windows(2) {
+        let (old, new) = (&pair[0], &pair[1]);
+        let (old_mod, new_mod) = (module_name(&old.version), module_name(&new.version));
+        let list = conversions(old, new);
+        let lossless = |r: &Result<(), Misfit>| r.is_ok();
+        let up_from = list.iter().filter(|c| lossless(&c.up)).count();
+        let down_from = list.iter().filter(|c| lossless(&c.down)).count();
+        table.push(format!(
+            "| `{}` | `{}` | {} | {} | {} | {} | {} |",
+            old.version,
+            new.version,
+            list.len(),
+            up_from,
+            list.len() - up_from,
+            down_from,
+            list.len() - down_from
+        ));
+        let impls = list.iter().map(|c| {
+            let ty = ident(&c.name);
+            let one = |from: TokenStream, to: TokenStream, how: &Result<(), Misfit>, way: &str| match how {
+                Ok(()) => {
+                    let doc = format!(
+                        " Every `{}` value of {way} is one of the other version: nothing is lost.",
+                        c.name
+                    );
+                    quote! {
+                        impl ::std::convert::From<#from::#ty> for #to::#ty {
+                            #[doc = #doc]
+                            fn from(value: #from::#ty) -> Self {
+                                crate::rt::convert::lossless(&value)
+                            }
+                        }
+                    }
+                }
+                Err(misfit) => {
+                    let doc = format!(" Not every value fits ({misfit}): the error names what does not.");
+                    quote! {
+                        impl ::std::convert::TryFrom<#from::#ty> for #to::#ty {
+                            type Error = crate::rt::convert::ConvertError;
+                            #[doc = #doc]
+                            fn try_from(value: #from::#ty) -> ::std::result::Result<Self, Self::Error> {
+                                crate::rt::convert::exact(&value)
+                            }
+                        }
+                    }
+                }
+            };
+            let up = one(quote!(old), quote!(new), &c.up, &old.version);
+            let down = one(quote!(new), quote!(old), &c.down, &new.version);
+            quote! { #up #down }
+        });
+        let (old_feature, new_feature) = (&old_mod, &new_mod);
+        let module = ident(&format!("{old_mod}_{new_mod}"));
+        let (old_ident, new_ident) = (ident(&old_mod), ident(&new_mod));
+        let doc = format!(" `{}` ⇄ `{}`.", old.version, new.version);
+        pairs.push(quote! {
+            #[doc = #doc]
+            #[cfg(all(feature = "convert", feature = #old_feature, feature = #new_feature))]
+            mod #module {
+                use crate::#old_ident as old;
+                use crate::#new_ident as new;
+                #( #impls )*
+            }
+        });
+    }
+    let table = table.into_iter().map(|line| format!(" {line}"));
+    let tokens = quote! {
+        //! Conversions between consecutive protocol versions, for every definition both
+        //! have: `From` in a direction where every value of the source's schema is one of
+        //! the target's (the version diff's "nobody" for that direction), `TryFrom` where
+        //! not, whose error names the place and what the target cannot carry. Members a
+        //! version does not declare are kept in `extra`, as a peer would send them; a
+        //! conversion across several versions chains these, or calls
+        //! [`rt::convert`](crate::rt::convert) directly. Each pair is there with the
+        //! `convert` feature and both versions' features on.
+        //!
+        #( #![doc = #table] )*
+        #![allow(deprecated)]
+
+        #( #pairs )*
+    };
+    Ok(header_text.to_string() + &pretty(tokens, "convert")?)
+}
+
+/// Emits `tests/src/convert.rs`: for each consecutive pair, every definition both have
+/// with how it converts each way, and a function that decodes a JSON value as one
+/// version's type, converts it with the generated impl (`TryFrom`, which a `From` impl
+/// gives too) and encodes the result.
+pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<String, Error> {
+    let pairs = models.windows(2).map(|pair| {
+        let (old, new) = (&pair[0], &pair[1]);
+        let (old_mod, new_mod) = (
+            ident(&module_name(&old.version)),
+            ident(&module_name(&new.version)),
+        );
+        let (old_v, new_v) = (&old.version, &new.version);
+        let list = conversions(old, new);
+        let rows = list.iter().map(|c| {
+            let (name, up, down) = (&c.name, c.up.is_ok(), c.down.is_ok());
+            quote!((#name, #up, #down))
+        });
+        let arms = list.iter().map(|c| {
+            let (name, ty) = (&c.name, ident(&c.name));
+            quote! {
+                #name => ::std::option::Option::Some(if up {
+                    crate::converted::<#old_mod::#ty, #new_mod::#ty>(value)
+                } else {
+                    crate::converted::<#new_mod::#ty, #old_mod::#ty>(value)
+                }),
+            }
+        });
+        quote! {
+            Pair {
+                old: #old_v,
+                new: #new_v,
+                definitions: &[ #( #rows ),* ],
+                convert: |name, up, value| {
+                    use mcp_spec_types::{#old_mod, #new_mod};
+                    match name {
+                        #( #arms )*
+                        _ => ::std::option::Option::None,
+                    }
+                },
+            },
+        }
+    });
+    let tokens = quote! {
+        //! The conversions between consecutive versions, for the tests: each pair's
+        //! definitions with whether each direction is lossless (a `From` impl), and a
+        //! function that converts a JSON value of one version's definition into the other's.
+        #![allow(deprecated)]
+
+        /// One pair of consecutive versions.
+        pub struct Pair {
+            /// The older version.
+            pub old: &'static str,
+            /// The newer version.
+            pub new: &'static str,
+            /// `(Rust name, older → newer is lossless, newer → older is lossless)` of every
+            /// definition both have.
+            pub definitions: &'static [(&'static str, bool, bool)],
+            /// Decodes a value as the definition of one version (the older if `up`),
+            /// converts it and encodes the result; `None` for a name not in `definitions`.
+            pub convert: fn(&str, bool, serde_json::Value) -> ::std::option::Option<::std::result::Result<serde_json::Value, String>>,
+        }
+
+        /// Every pair, oldest first.
+        pub const PAIRS: &[Pair] = &[ #( #pairs )* ];
+    };
+    Ok(header_text.to_string() + &pretty(tokens, "convert harness")?)
+}

@@ -1,0 +1,251 @@
+//! Conversions between the types of two protocol versions: a value is written as JSON and
+//! read back as the other version's type, by the decoder that reads messages. What one
+//! version's value carries (unknown members in `extra` among it) reaches the other as a
+//! peer of that version would have sent it.
+//!
+//! The generated `From` and `TryFrom` impls between consecutive versions (the
+//! `convert` module of `mcp-spec-types`) call these two functions, and so can a
+//! conversion across several versions at once (`exact::<v2024_11_05::Tool,
+//! v2026_07_28::Tool>(&tool)`):
+//!
+//! - [`exact`] succeeds only where nothing is lost: the target decodes, holds in no
+//!   catch-all (an enum's or a union's `Unknown`) what the source held as a value it
+//!   knows, and writes back the very JSON the source wrote. Otherwise it names the place
+//!   and what the target cannot carry.
+//! - [`lossless`] is for pairs of types the generator proved compatible (every value of
+//!   the source's schema is a value of the target's): it cannot fail. The one value it
+//!   cannot keep is one no peer of either version sends: a member the source holds only
+//!   as unknown (in `extra`) under a name the target declares, with a value the target's
+//!   declaration does not take. That member is dropped.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::path;
+use crate::strict::{self, Check};
+
+/// Why a value of one version is not a value of another: where, and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConvertError {
+    path: String,
+    message: String,
+}
+
+impl ConvertError {
+    fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ConvertError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The place in the value (`content[0].type`), empty for the value itself.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What the target version cannot carry there.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "at {}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
+/// `source` as a `T`, if `T` carries all of it: see the [module](self) documentation.
+pub fn exact<S, T>(source: &S) -> Result<T, ConvertError>
+where
+    S: Serialize + Check + ?Sized,
+    T: DeserializeOwned + Serialize + Check,
+{
+    let text = serde_json::to_string(source)
+        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
+    let target: T = path::from_str(&text).map_err(|e| {
+        let message = e.inner().to_string();
+        // serde_json's message ends with a position in a text nobody wrote.
+        let message = match message.rfind(" at line ") {
+            Some(at) => message[..at].to_string(),
+            None => message,
+        };
+        ConvertError::new(e.path(), message)
+    })?;
+    // What the target holds only in a catch-all, where the source knew the value.
+    let known_before: BTreeSet<String> =
+        strict::issues(source).into_iter().map(|i| i.path).collect();
+    if let Some(issue) = strict::issues(&target)
+        .into_iter()
+        .find(|i| !known_before.contains(&i.path))
+    {
+        let message = issue.kind.to_string();
+        return Err(ConvertError::new(issue.path, message));
+    }
+    // What the target does not write back as it came (a `null` it reads as absent).
+    let before: Value = serde_json::from_str(&text)
+        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
+    let after = serde_json::to_value(&target)
+        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
+    match first_difference(&before, &after, String::new()) {
+        None => Ok(target),
+        Some(at) => Err(ConvertError::new(at, "is not written back as it was")),
+    }
+}
+
+/// `source` as a `T`, for types where every value of the source's schema is one of the
+/// target's: see the [module](self) documentation.
+///
+/// # Panics
+///
+/// If `T` refuses the value at its root, which the generator's proof rules out: a bug
+/// of the generator, not of the input.
+pub fn lossless<S, T>(source: &S) -> T
+where
+    S: Serialize + ?Sized,
+    T: DeserializeOwned,
+{
+    let mut value = serde_json::to_value(source).unwrap_or(Value::Null);
+    loop {
+        match path::from_value_ref::<T>(&value) {
+            Ok(target) => return target,
+            Err(e) => {
+                if !drop_member(&mut value, e.path()) {
+                    panic!(
+                        "a conversion the generator proved lossless failed at the root: {e} \
+                         (a bug of mcp-codegen's compatibility check)"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Removes the deepest object member on `path` (as decoding errors write it:
+/// `a.b[0].c`, where a key may itself hold dots); whether there was one.
+fn drop_member(value: &mut Value, path: &str) -> bool {
+    // The steps to the deepest member: keys matched greedily against the object.
+    let mut steps: Vec<Step> = Vec::new();
+    let mut deepest = None;
+    let mut here = &*value;
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(tail) = rest.strip_prefix('[') {
+            let Some((index, tail)) = tail.split_once(']') else {
+                break;
+            };
+            let (Ok(index), Value::Array(items)) = (index.parse::<usize>(), here) else {
+                break;
+            };
+            let Some(item) = items.get(index) else { break };
+            steps.push(Step::Index(index));
+            here = item;
+            rest = tail;
+        } else {
+            let tail = rest.strip_prefix('.').unwrap_or(rest);
+            let Value::Object(map) = here else { break };
+            let ends = |k: &&String| {
+                tail.strip_prefix(k.as_str())
+                    .is_some_and(|after| after.is_empty() || after.starts_with(['.', '[']))
+            };
+            let Some(key) = map.keys().filter(ends).max_by_key(|k| k.len()) else {
+                break;
+            };
+            steps.push(Step::Key(key.clone()));
+            deepest = Some(steps.len());
+            rest = &tail[key.len()..];
+            here = &map[key.as_str()];
+        }
+    }
+    let Some(depth) = deepest else { return false };
+    let mut here = value;
+    for step in &steps[..depth - 1] {
+        here = match (step, here) {
+            (Step::Key(k), Value::Object(map)) => match map.get_mut(k) {
+                Some(v) => v,
+                None => return false,
+            },
+            (Step::Index(i), Value::Array(items)) => match items.get_mut(*i) {
+                Some(v) => v,
+                None => return false,
+            },
+            _ => return false,
+        };
+    }
+    match (&steps[depth - 1], here) {
+        (Step::Key(k), Value::Object(map)) => map.remove(k).is_some(),
+        _ => false,
+    }
+}
+
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// The path of the first place where two values differ as JSON ([`strict::same_json`]).
+fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
+    if strict::same_json(a, b) {
+        return None;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| {
+                let mut path = at.clone();
+                path::push_key(&mut path, k);
+                match (x.get(k), y.get(k)) {
+                    (Some(v), Some(w)) => first_difference(v, w, path),
+                    _ => Some(path),
+                }
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (v, w))| {
+                let mut path = at.clone();
+                path::push_index(&mut path, i);
+                first_difference(v, w, path)
+            })
+        }
+        _ => Some(at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_deepest_member_on_a_path_is_dropped() {
+        let mut v = json!({"a": {"io.x/y": [{"b": 1}, {"c": {"d": 2}}]}});
+        assert!(drop_member(&mut v, "a.io.x/y[1].c.d"));
+        assert_eq!(v, json!({"a": {"io.x/y": [{"b": 1}, {"c": {}}]}}));
+        assert!(drop_member(&mut v, "a.io.x/y[0]"));
+        assert_eq!(v, json!({"a": {}}));
+        assert!(!drop_member(&mut v, ""));
+        assert!(!drop_member(&mut json!([1]), "[0]"));
+    }
+
+    #[test]
+    fn the_first_difference_is_named() {
+        let a = json!({"a": [1, {"b": null}], "c": 1});
+        let b = json!({"a": [1, {}], "c": 1.0});
+        assert_eq!(
+            first_difference(&a, &b, String::new()),
+            Some("a[1].b".into())
+        );
+        assert_eq!(first_difference(&a, &a, String::new()), None);
+    }
+}

@@ -1,0 +1,206 @@
+//! The generated conversions between consecutive versions (`mcp_spec_types::convert`), on
+//! the official examples of both versions of each pair, and against what the version
+//! diffs say.
+//!
+//! For a value of one version converted into the other:
+//! - where the generator made a `From` (every value of the source's schema is one of the
+//!   target's), the conversion succeeds and the target writes back exactly the JSON the
+//!   source did;
+//! - where it made a `TryFrom`, the conversion succeeds with exactly that JSON, or fails;
+//! - a value converted and converted back is the value it was.
+//!
+//! And the classification agrees with the diff's: a change the diff reports on a
+//! definition that breaks a direction makes that direction's conversion a `TryFrom`, and a
+//! `TryFrom` has such a change on the definition or on one it holds.
+
+use std::collections::BTreeMap;
+
+use mcp_codegen::diff::{Breaks, diff};
+use mcp_codegen::model::Model;
+use mcp_codegen::{model_of, workspace};
+use mcp_tests::convert::PAIRS;
+use mcp_tests::{VERSIONS, root};
+
+#[test]
+fn official_examples_convert_between_consecutive_versions() {
+    let mut failures = Vec::new();
+    let mut report = Vec::new();
+    for pair in PAIRS {
+        let kinds: BTreeMap<&str, (bool, bool)> = pair
+            .definitions
+            .iter()
+            .map(|(n, up, down)| (*n, (*up, *down)))
+            .collect();
+        for (version, up) in [(pair.old, true), (pair.new, false)] {
+            let h = VERSIONS.iter().find(|h| h.version == version).unwrap();
+            let (mut tried, mut converted) = (0, 0);
+            for example in mcp_tests::examples(version) {
+                // Examples are by schema name; conversions by Rust name.
+                let Some((_, rust)) = h.definitions.iter().find(|(s, _)| *s == example.definition)
+                else {
+                    continue;
+                };
+                let Some(&(lossless_up, lossless_down)) = kinds.get(rust) else {
+                    continue;
+                };
+                // Examples that do not decode are reported by `examples.rs`.
+                let Some(Ok(value)) = (h.roundtrip)(&example.definition, example.value) else {
+                    continue;
+                };
+                tried += 1;
+                let lossless = if up { lossless_up } else { lossless_down };
+                match mcp_tests::converts(pair, rust, up, &value, lossless) {
+                    Ok(true) => converted += 1,
+                    Ok(false) => {}
+                    Err(e) => failures.push(format!(
+                        "{version} {} → {}: {e}",
+                        example.case,
+                        if up { pair.new } else { pair.old }
+                    )),
+                }
+            }
+            report.push(format!(
+                "{version} → {}: {tried} examples, {converted} converted and back",
+                if up { pair.new } else { pair.old }
+            ));
+        }
+    }
+    println!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn models() -> BTreeMap<String, Model> {
+    workspace::inputs(&root())
+        .unwrap()
+        .iter()
+        .map(|i| (i.version.clone(), model_of(i).unwrap()))
+        .collect()
+}
+
+/// The definitions a definition holds, itself among them (through fields, arms, aliases).
+fn reach(model: &Model, name: &str) -> Vec<String> {
+    use mcp_codegen::model::{Kind, TypeRef};
+    fn named(ty: &TypeRef, out: &mut Vec<String>) {
+        match ty {
+            TypeRef::Named(n) => out.push(n.clone()),
+            TypeRef::Array(t) | TypeRef::Map(t) => named(t, out),
+            _ => {}
+        }
+    }
+    let mut seen = vec![name.to_string()];
+    let mut i = 0;
+    while i < seen.len() {
+        let mut next = Vec::new();
+        if let Some(t) = model.types.iter().find(|t| t.name == seen[i]) {
+            match &t.kind {
+                Kind::Struct { fields, additional } => {
+                    fields.iter().for_each(|f| named(&f.ty, &mut next));
+                    if let Some(a) = additional {
+                        named(a, &mut next);
+                    }
+                }
+                Kind::Union { variants, .. } => {
+                    variants.iter().for_each(|v| named(&v.ty, &mut next))
+                }
+                Kind::Alias { target, .. } => named(target, &mut next),
+                Kind::StringEnum { .. } => {}
+            }
+        }
+        for n in next {
+            if !seen.contains(&n) {
+                seen.push(n);
+            }
+        }
+        i += 1;
+    }
+    seen
+}
+
+#[test]
+fn a_direction_is_lossless_exactly_where_the_diff_finds_nothing_that_breaks_it() {
+    let models = models();
+    let mut disagreements = Vec::new();
+    let mut report = Vec::new();
+    for pair in PAIRS {
+        let (old, new) = (&models[pair.old], &models[pair.new]);
+        let d = diff(old, new);
+        // On the definition itself (`Type` or `Type.field`).
+        let own = |name: &str, sides: &[Breaks]| {
+            d.changes.iter().any(|c| {
+                let on = c.subject.split('.').next().unwrap_or_default();
+                on == name && sides.contains(&c.breaks)
+            })
+        };
+        let (mut from_up, mut from_down) = (0, 0);
+        for (name, up, down) in pair.definitions {
+            for (lossless, sides, way) in [
+                (
+                    *up,
+                    [Breaks::OlderSender, Breaks::Both],
+                    format!("{} → {}", pair.old, pair.new),
+                ),
+                (
+                    *down,
+                    [Breaks::OlderReceiver, Breaks::Both],
+                    format!("{} → {}", pair.new, pair.old),
+                ),
+            ] {
+                // A break on the definition itself makes its conversion lossy.
+                if lossless && own(name, &sides) {
+                    disagreements.push(format!("{way} {name}: a `From`, but the diff breaks it"));
+                }
+                // A lossy conversion has a break on the definition or on one it holds
+                // (in either version).
+                let mut held = reach(old, name);
+                held.extend(reach(new, name));
+                if !lossless && !held.iter().any(|n| own(n, &sides)) {
+                    disagreements.push(format!(
+                        "{way} {name}: a `TryFrom`, but the diff breaks nothing it holds"
+                    ));
+                }
+            }
+            from_up += usize::from(*up);
+            from_down += usize::from(*down);
+        }
+        report.push(format!(
+            "{} ⇄ {}: {} definitions; From up {from_up}, down {from_down}",
+            pair.old,
+            pair.new,
+            pair.definitions.len()
+        ));
+    }
+    println!("{}", report.join("\n"));
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+}
+
+#[test]
+fn a_lossy_direction_fails_where_the_diff_says_and_a_lossless_one_keeps_everything() {
+    use mcp_spec_types::{v2025_03_26 as old, v2025_06_18 as new};
+    let decode =
+        |text: &str| -> new::CallToolResult { mcp_spec_types::rt::path::from_str(text).unwrap() };
+    // 2025-06-18 added `resource_link` blocks; the diff says a newer `CallToolResult.content`
+    // need not fit 2025-03-26 ("no arm takes ResourceLink"), and the conversion refuses it there.
+    let link = decode(
+        r#"{"content":[{"type":"text","text":"see"},{"type":"resource_link","uri":"file:///a","name":"a"}]}"#,
+    );
+    let refused = old::CallToolResult::try_from(link).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        r#"at content[1]: CallToolResultContentItem has no arm for `type` "resource_link""#
+    );
+    assert_eq!(refused.path(), "content[1]");
+    // Without one, it converts, and back up it is what it was, its unknown member too.
+    let text = r#"{"content":[{"type":"text","text":"see"}],"isError":false,"x-trace":7}"#;
+    let down = old::CallToolResult::try_from(decode(text)).unwrap();
+    assert_eq!(down.extra["x-trace"], 7);
+    let up: new::CallToolResult = down.into();
+    assert_eq!(
+        serde_json::to_string(&up).unwrap(),
+        serde_json::to_string(&decode(text)).unwrap()
+    );
+}
