@@ -204,3 +204,29 @@ fn a_lossy_direction_fails_where_the_diff_says_and_a_lossless_one_keeps_everythi
         serde_json::to_string(&decode(text)).unwrap()
     );
 }
+
+#[test]
+fn a_from_drops_only_an_unknown_member_the_target_declares_and_cannot_take() {
+    use mcp_spec_types::{v2025_06_18 as old, v2025_11_25 as new};
+    // 2025-06-18 has no `icons` on a tool, so a peer's `"icons": 5` is an unknown member
+    // there; 2025-11-25 declares `icons` as a list. The one value `From` cannot keep.
+    let text = r#"{"name":"t","inputSchema":{"type":"object"},"icons":5,"x-kept":true}"#;
+    let tool: old::Tool = mcp_spec_types::rt::path::from_str(text).unwrap();
+    assert_eq!(tool.extra["icons"], 5);
+    let up: new::Tool = tool.into();
+    assert_eq!(up.icons, None);
+    assert_eq!(
+        serde_json::to_value(&up).unwrap(),
+        serde_json::json!({"name": "t", "inputSchema": {"type": "object"}, "x-kept": true})
+    );
+    // The exact conversion refuses it instead, naming it.
+    let tool: old::Tool = mcp_spec_types::rt::path::from_str(text).unwrap();
+    let refused = mcp_spec_types::rt::convert::exact::<old::Tool, new::Tool>(&tool).unwrap_err();
+    assert_eq!(refused.path(), "icons");
+    // A well-formed `icons` from a newer peer is taken up as the declared field.
+    let text =
+        r#"{"name":"t","inputSchema":{"type":"object"},"icons":[{"src":"https://x/i.png"}]}"#;
+    let tool: old::Tool = mcp_spec_types::rt::path::from_str(text).unwrap();
+    let up: new::Tool = tool.into();
+    assert_eq!(up.icons.map(|i| i.len()), Some(1));
+}
