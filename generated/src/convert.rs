@@ -26,7 +26,7 @@
 #![allow(deprecated)]
 /// `2024-11-05` ⇄ `2025-03-26`.
 #[cfg(all(feature = "convert", feature = "v2024_11_05", feature = "v2025_03_26"))]
-mod v2024_11_05_v2025_03_26 {
+pub mod v2024_11_05_v2025_03_26 {
     use crate::v2024_11_05 as old;
     use crate::v2025_03_26 as new;
     impl ::std::convert::From<old::AnyClientNotification>
@@ -1682,11 +1682,431 @@ mod v2024_11_05_v2025_03_26 {
             crate::rt::convert::lossless(&value)
         }
     }
+    use crate::rt::service::{NotificationContext, RequestContext};
+    /// Serves clients of `2024-11-05` with a server handler written for `2025-03-26`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2024-11-05` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2024-11-05`. The handler calls the client back with its own version's types. Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    #[derive(Debug, Clone, Default)]
+    pub struct ServeOlder<H>(pub H);
+    /// The newer handler's context: the same request on the same connection.
+    fn newer(
+        cx: RequestContext<old::handlers::ClientPeer>,
+    ) -> RequestContext<new::handlers::ClientPeer> {
+        RequestContext {
+            id: cx.id,
+            meta: cx.meta,
+            peer: new::handlers::ClientPeer(cx.peer.0),
+        }
+    }
+    /// Params converted up; -32602 where they do not fit the newer version.
+    fn up<S, T>(params: &S) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
+    where
+        S: serde::Serialize + crate::rt::strict::Check,
+        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
+    {
+        crate::rt::convert::exact(params)
+            .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))
+    }
+    /// A result converted down; -32603 naming what the older version cannot carry.
+    fn down<S, T>(
+        result: &S,
+        method: &str,
+    ) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
+    where
+        S: serde::Serialize + crate::rt::strict::Check,
+        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
+    {
+        crate::rt::convert::exact(result)
+            .map_err(|e| {
+                crate::rt::jsonrpc::ErrorObject::internal_error(
+                    ::std::format!(
+                        "the `{method}` result cannot be expressed in {}: {e}",
+                        "2024-11-05"
+                    ),
+                )
+            })
+    }
+    impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
+    for ServeOlder<H> {
+        async fn complete(
+            &self,
+            params: old::CompleteRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::CompleteResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .complete(up::<_, new::CompleteRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::CompleteResult,
+                old::CompleteResult,
+            >(&answer, "completion/complete")?;
+            Ok(result)
+        }
+        async fn initialize(
+            &self,
+            params: old::InitializeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::InitializeResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .initialize(up::<_, new::InitializeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::InitializeResult,
+                old::InitializeResult,
+            >(&answer, "initialize")?;
+            result.protocol_version = "2024-11-05".into();
+            Ok(result)
+        }
+        async fn set_level(
+            &self,
+            params: old::SetLevelRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .set_level(up::<_, new::SetLevelRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "logging/setLevel")?;
+            Ok(result)
+        }
+        async fn ping(
+            &self,
+            params: ::std::option::Option<old::PingRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .ping(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::PingRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "ping")?;
+            Ok(result)
+        }
+        async fn get_prompt(
+            &self,
+            params: old::GetPromptRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::GetPromptResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .get_prompt(up::<_, new::GetPromptRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::GetPromptResult,
+                old::GetPromptResult,
+            >(&answer, "prompts/get")?;
+            Ok(result)
+        }
+        async fn list_prompts(
+            &self,
+            params: ::std::option::Option<old::ListPromptsRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListPromptsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_prompts(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::ListPromptsRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListPromptsResult,
+                old::ListPromptsResult,
+            >(&answer, "prompts/list")?;
+            Ok(result)
+        }
+        async fn list_resources(
+            &self,
+            params: ::std::option::Option<old::ListResourcesRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListResourcesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_resources(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::ListResourcesRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListResourcesResult,
+                old::ListResourcesResult,
+            >(&answer, "resources/list")?;
+            Ok(result)
+        }
+        async fn read_resource(
+            &self,
+            params: old::ReadResourceRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ReadResourceResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .read_resource(
+                    up::<_, new::ReadResourceRequestParams>(&params)?,
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ReadResourceResult,
+                old::ReadResourceResult,
+            >(&answer, "resources/read")?;
+            Ok(result)
+        }
+        async fn subscribe(
+            &self,
+            params: old::SubscribeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .subscribe(up::<_, new::SubscribeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "resources/subscribe")?;
+            Ok(result)
+        }
+        async fn list_resource_templates(
+            &self,
+            params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListResourceTemplatesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_resource_templates(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::ListResourceTemplatesRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListResourceTemplatesResult,
+                old::ListResourceTemplatesResult,
+            >(&answer, "resources/templates/list")?;
+            Ok(result)
+        }
+        async fn unsubscribe(
+            &self,
+            params: old::UnsubscribeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .unsubscribe(up::<_, new::UnsubscribeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "resources/unsubscribe")?;
+            Ok(result)
+        }
+        async fn call_tool(
+            &self,
+            params: old::CallToolRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::CallToolResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .call_tool(up::<_, new::CallToolRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::CallToolResult,
+                old::CallToolResult,
+            >(&answer, "tools/call")?;
+            Ok(result)
+        }
+        async fn list_tools(
+            &self,
+            params: ::std::option::Option<old::ListToolsRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListToolsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_tools(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::ListToolsRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListToolsResult,
+                old::ListToolsResult,
+            >(&answer, "tools/list")?;
+            Ok(result)
+        }
+        async fn on_cancelled(
+            &self,
+            params: old::CancelledNotificationParams,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_cancelled(
+                    match up::<_, new::CancelledNotificationParams>(&params) {
+                        Ok(p) => p,
+                        Err(_) => return,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_initialized(
+            &self,
+            params: ::std::option::Option<old::InitializedNotificationParams>,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_initialized(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            match up::<_, new::InitializedNotificationParams>(&p) {
+                                Ok(p) => ::std::option::Option::Some(p),
+                                Err(_) => return,
+                            }
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_progress(
+            &self,
+            params: old::ProgressNotificationParams,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_progress(
+                    match up::<_, new::ProgressNotificationParams>(&params) {
+                        Ok(p) => p,
+                        Err(_) => return,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_roots_list_changed(
+            &self,
+            params: ::std::option::Option<old::RootsListChangedNotificationParams>,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_roots_list_changed(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            match up::<_, new::RootsListChangedNotificationParams>(&p) {
+                                Ok(p) => ::std::option::Option::Some(p),
+                                Err(_) => return,
+                            }
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    cx,
+                )
+                .await
+        }
+    }
 }
 
 /// `2025-03-26` ⇄ `2025-06-18`.
 #[cfg(all(feature = "convert", feature = "v2025_03_26", feature = "v2025_06_18"))]
-mod v2025_03_26_v2025_06_18 {
+pub mod v2025_03_26_v2025_06_18 {
     use crate::v2025_03_26 as old;
     use crate::v2025_06_18 as new;
     impl ::std::convert::From<old::Annotations> for new::Annotations {
@@ -3215,11 +3635,431 @@ mod v2025_03_26_v2025_06_18 {
             crate::rt::convert::lossless(&value)
         }
     }
+    use crate::rt::service::{NotificationContext, RequestContext};
+    /// Serves clients of `2025-03-26` with a server handler written for `2025-06-18`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-03-26` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-03-26`. The handler calls the client back with its own version's types. Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    #[derive(Debug, Clone, Default)]
+    pub struct ServeOlder<H>(pub H);
+    /// The newer handler's context: the same request on the same connection.
+    fn newer(
+        cx: RequestContext<old::handlers::ClientPeer>,
+    ) -> RequestContext<new::handlers::ClientPeer> {
+        RequestContext {
+            id: cx.id,
+            meta: cx.meta,
+            peer: new::handlers::ClientPeer(cx.peer.0),
+        }
+    }
+    /// Params converted up; -32602 where they do not fit the newer version.
+    fn up<S, T>(params: &S) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
+    where
+        S: serde::Serialize + crate::rt::strict::Check,
+        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
+    {
+        crate::rt::convert::exact(params)
+            .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))
+    }
+    /// A result converted down; -32603 naming what the older version cannot carry.
+    fn down<S, T>(
+        result: &S,
+        method: &str,
+    ) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
+    where
+        S: serde::Serialize + crate::rt::strict::Check,
+        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
+    {
+        crate::rt::convert::exact(result)
+            .map_err(|e| {
+                crate::rt::jsonrpc::ErrorObject::internal_error(
+                    ::std::format!(
+                        "the `{method}` result cannot be expressed in {}: {e}",
+                        "2025-03-26"
+                    ),
+                )
+            })
+    }
+    impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
+    for ServeOlder<H> {
+        async fn complete(
+            &self,
+            params: old::CompleteRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::CompleteResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .complete(up::<_, new::CompleteRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::CompleteResult,
+                old::CompleteResult,
+            >(&answer, "completion/complete")?;
+            Ok(result)
+        }
+        async fn initialize(
+            &self,
+            params: old::InitializeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::InitializeResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .initialize(up::<_, new::InitializeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::InitializeResult,
+                old::InitializeResult,
+            >(&answer, "initialize")?;
+            result.protocol_version = "2025-03-26".into();
+            Ok(result)
+        }
+        async fn set_level(
+            &self,
+            params: old::SetLevelRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .set_level(up::<_, new::SetLevelRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "logging/setLevel")?;
+            Ok(result)
+        }
+        async fn ping(
+            &self,
+            params: ::std::option::Option<old::PingRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .ping(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::PingRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "ping")?;
+            Ok(result)
+        }
+        async fn get_prompt(
+            &self,
+            params: old::GetPromptRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::GetPromptResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .get_prompt(up::<_, new::GetPromptRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::GetPromptResult,
+                old::GetPromptResult,
+            >(&answer, "prompts/get")?;
+            Ok(result)
+        }
+        async fn list_prompts(
+            &self,
+            params: ::std::option::Option<old::ListPromptsRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListPromptsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_prompts(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::ListPromptsRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListPromptsResult,
+                old::ListPromptsResult,
+            >(&answer, "prompts/list")?;
+            Ok(result)
+        }
+        async fn list_resources(
+            &self,
+            params: ::std::option::Option<old::ListResourcesRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListResourcesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_resources(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::ListResourcesRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListResourcesResult,
+                old::ListResourcesResult,
+            >(&answer, "resources/list")?;
+            Ok(result)
+        }
+        async fn read_resource(
+            &self,
+            params: old::ReadResourceRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ReadResourceResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .read_resource(
+                    up::<_, new::ReadResourceRequestParams>(&params)?,
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ReadResourceResult,
+                old::ReadResourceResult,
+            >(&answer, "resources/read")?;
+            Ok(result)
+        }
+        async fn subscribe(
+            &self,
+            params: old::SubscribeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .subscribe(up::<_, new::SubscribeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "resources/subscribe")?;
+            Ok(result)
+        }
+        async fn list_resource_templates(
+            &self,
+            params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListResourceTemplatesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_resource_templates(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::ListResourceTemplatesRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListResourceTemplatesResult,
+                old::ListResourceTemplatesResult,
+            >(&answer, "resources/templates/list")?;
+            Ok(result)
+        }
+        async fn unsubscribe(
+            &self,
+            params: old::UnsubscribeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .unsubscribe(up::<_, new::UnsubscribeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "resources/unsubscribe")?;
+            Ok(result)
+        }
+        async fn call_tool(
+            &self,
+            params: old::CallToolRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::CallToolResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .call_tool(up::<_, new::CallToolRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::CallToolResult,
+                old::CallToolResult,
+            >(&answer, "tools/call")?;
+            Ok(result)
+        }
+        async fn list_tools(
+            &self,
+            params: ::std::option::Option<old::ListToolsRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListToolsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_tools(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::ListToolsRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListToolsResult,
+                old::ListToolsResult,
+            >(&answer, "tools/list")?;
+            Ok(result)
+        }
+        async fn on_cancelled(
+            &self,
+            params: old::CancelledNotificationParams,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_cancelled(
+                    match up::<_, new::CancelledNotificationParams>(&params) {
+                        Ok(p) => p,
+                        Err(_) => return,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_initialized(
+            &self,
+            params: ::std::option::Option<old::InitializedNotificationParams>,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_initialized(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            match up::<_, new::ResultObject>(&p) {
+                                Ok(p) => ::std::option::Option::Some(p),
+                                Err(_) => return,
+                            }
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_progress(
+            &self,
+            params: old::ProgressNotificationParams,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_progress(
+                    match up::<_, new::ProgressNotificationParams>(&params) {
+                        Ok(p) => p,
+                        Err(_) => return,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_roots_list_changed(
+            &self,
+            params: ::std::option::Option<old::RootsListChangedNotificationParams>,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_roots_list_changed(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            match up::<_, new::ResultObject>(&p) {
+                                Ok(p) => ::std::option::Option::Some(p),
+                                Err(_) => return,
+                            }
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    cx,
+                )
+                .await
+        }
+    }
 }
 
 /// `2025-06-18` ⇄ `2025-11-25`.
 #[cfg(all(feature = "convert", feature = "v2025_06_18", feature = "v2025_11_25"))]
-mod v2025_06_18_v2025_11_25 {
+pub mod v2025_06_18_v2025_11_25 {
     use crate::v2025_06_18 as old;
     use crate::v2025_11_25 as new;
     impl ::std::convert::From<old::Annotations> for new::Annotations {
@@ -4965,11 +5805,429 @@ mod v2025_06_18_v2025_11_25 {
             crate::rt::convert::lossless(&value)
         }
     }
+    use crate::rt::service::{NotificationContext, RequestContext};
+    /// Serves clients of `2025-06-18` with a server handler written for `2025-11-25`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-06-18` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-06-18`. The handler calls the client back with its own version's types. Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    #[derive(Debug, Clone, Default)]
+    pub struct ServeOlder<H>(pub H);
+    /// The newer handler's context: the same request on the same connection.
+    fn newer(
+        cx: RequestContext<old::handlers::ClientPeer>,
+    ) -> RequestContext<new::handlers::ClientPeer> {
+        RequestContext {
+            id: cx.id,
+            meta: cx.meta,
+            peer: new::handlers::ClientPeer(cx.peer.0),
+        }
+    }
+    /// Params converted up; -32602 where they do not fit the newer version.
+    fn up<S, T>(params: &S) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
+    where
+        S: serde::Serialize + crate::rt::strict::Check,
+        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
+    {
+        crate::rt::convert::exact(params)
+            .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))
+    }
+    /// A result converted down; -32603 naming what the older version cannot carry.
+    fn down<S, T>(
+        result: &S,
+        method: &str,
+    ) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
+    where
+        S: serde::Serialize + crate::rt::strict::Check,
+        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
+    {
+        crate::rt::convert::exact(result)
+            .map_err(|e| {
+                crate::rt::jsonrpc::ErrorObject::internal_error(
+                    ::std::format!(
+                        "the `{method}` result cannot be expressed in {}: {e}",
+                        "2025-06-18"
+                    ),
+                )
+            })
+    }
+    impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
+    for ServeOlder<H> {
+        async fn complete(
+            &self,
+            params: old::CompleteRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::CompleteResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .complete(up::<_, new::CompleteRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::CompleteResult,
+                old::CompleteResult,
+            >(&answer, "completion/complete")?;
+            Ok(result)
+        }
+        async fn initialize(
+            &self,
+            params: old::InitializeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::InitializeResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .initialize(up::<_, new::InitializeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::InitializeResult,
+                old::InitializeResult,
+            >(&answer, "initialize")?;
+            result.protocol_version = "2025-06-18".into();
+            Ok(result)
+        }
+        async fn set_level(
+            &self,
+            params: old::SetLevelRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .set_level(up::<_, new::SetLevelRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "logging/setLevel")?;
+            Ok(result)
+        }
+        async fn ping(
+            &self,
+            params: ::std::option::Option<old::PingRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .ping(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(up::<_, new::RequestParams>(&p)?)
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "ping")?;
+            Ok(result)
+        }
+        async fn get_prompt(
+            &self,
+            params: old::GetPromptRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::GetPromptResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .get_prompt(up::<_, new::GetPromptRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::GetPromptResult,
+                old::GetPromptResult,
+            >(&answer, "prompts/get")?;
+            Ok(result)
+        }
+        async fn list_prompts(
+            &self,
+            params: ::std::option::Option<old::ListPromptsRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListPromptsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_prompts(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::PaginatedRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListPromptsResult,
+                old::ListPromptsResult,
+            >(&answer, "prompts/list")?;
+            Ok(result)
+        }
+        async fn list_resources(
+            &self,
+            params: ::std::option::Option<old::ListResourcesRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListResourcesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_resources(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::PaginatedRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListResourcesResult,
+                old::ListResourcesResult,
+            >(&answer, "resources/list")?;
+            Ok(result)
+        }
+        async fn read_resource(
+            &self,
+            params: old::ReadResourceRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ReadResourceResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .read_resource(
+                    up::<_, new::ReadResourceRequestParams>(&params)?,
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ReadResourceResult,
+                old::ReadResourceResult,
+            >(&answer, "resources/read")?;
+            Ok(result)
+        }
+        async fn subscribe(
+            &self,
+            params: old::SubscribeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .subscribe(up::<_, new::SubscribeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "resources/subscribe")?;
+            Ok(result)
+        }
+        async fn list_resource_templates(
+            &self,
+            params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListResourceTemplatesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_resource_templates(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::PaginatedRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListResourceTemplatesResult,
+                old::ListResourceTemplatesResult,
+            >(&answer, "resources/templates/list")?;
+            Ok(result)
+        }
+        async fn unsubscribe(
+            &self,
+            params: old::UnsubscribeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let answer = self
+                .0
+                .unsubscribe(up::<_, new::UnsubscribeRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::EmptyResult,
+                old::EmptyResult,
+            >(&answer, "resources/unsubscribe")?;
+            Ok(result)
+        }
+        async fn call_tool(
+            &self,
+            params: old::CallToolRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::CallToolResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .call_tool(up::<_, new::CallToolRequestParams>(&params)?, newer(cx))
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::CallToolOutcome,
+                old::CallToolResult,
+            >(&answer, "tools/call")?;
+            Ok(result)
+        }
+        async fn list_tools(
+            &self,
+            params: ::std::option::Option<old::ListToolsRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListToolsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .0
+                .list_tools(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            ::std::option::Option::Some(
+                                up::<_, new::PaginatedRequestParams>(&p)?,
+                            )
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    newer(cx),
+                )
+                .await?;
+            #[allow(unused_mut)]
+            let mut result = down::<
+                new::ListToolsResult,
+                old::ListToolsResult,
+            >(&answer, "tools/list")?;
+            Ok(result)
+        }
+        async fn on_cancelled(
+            &self,
+            params: old::CancelledNotificationParams,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_cancelled(
+                    match up::<_, new::CancelledNotificationParams>(&params) {
+                        Ok(p) => p,
+                        Err(_) => return,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_initialized(
+            &self,
+            params: ::std::option::Option<old::ResultObject>,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_initialized(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            match up::<_, new::NotificationParams>(&p) {
+                                Ok(p) => ::std::option::Option::Some(p),
+                                Err(_) => return,
+                            }
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_progress(
+            &self,
+            params: old::ProgressNotificationParams,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_progress(
+                    match up::<_, new::ProgressNotificationParams>(&params) {
+                        Ok(p) => p,
+                        Err(_) => return,
+                    },
+                    cx,
+                )
+                .await
+        }
+        async fn on_roots_list_changed(
+            &self,
+            params: ::std::option::Option<old::ResultObject>,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.0
+                .on_roots_list_changed(
+                    match params {
+                        ::std::option::Option::Some(p) => {
+                            match up::<_, new::NotificationParams>(&p) {
+                                Ok(p) => ::std::option::Option::Some(p),
+                                Err(_) => return,
+                            }
+                        }
+                        ::std::option::Option::None => ::std::option::Option::None,
+                    },
+                    cx,
+                )
+                .await
+        }
+    }
 }
 
 /// `2025-11-25` ⇄ `2026-07-28`.
 #[cfg(all(feature = "convert", feature = "v2025_11_25", feature = "v2026_07_28"))]
-mod v2025_11_25_v2026_07_28 {
+pub mod v2025_11_25_v2026_07_28 {
     use crate::v2025_11_25 as old;
     use crate::v2026_07_28 as new;
     impl ::std::convert::From<old::Annotations> for new::Annotations {
@@ -6942,7 +8200,7 @@ mod v2025_11_25_v2026_07_28 {
 
 /// `2026-07-28` ⇄ `draft`.
 #[cfg(all(feature = "convert", feature = "v2026_07_28", feature = "draft"))]
-mod v2026_07_28_draft {
+pub mod v2026_07_28_draft {
     use crate::v2026_07_28 as old;
     use crate::draft as new;
     impl ::std::convert::From<old::Annotations> for new::Annotations {

@@ -130,6 +130,32 @@ pub fn converts(
     }
 }
 
+/// A transport to a peer that is never called: the back channel of a handler that never
+/// calls the other side, in tests that serve messages one by one.
+pub struct Unused;
+
+impl mcp_spec_types::rt::service::Transport for Unused {
+    fn request(
+        &self,
+        _id: mcp_spec_types::rt::jsonrpc::Id,
+        _m: String,
+    ) -> mcp_spec_types::rt::service::BoxFuture<
+        '_,
+        Result<String, mcp_spec_types::rt::service::TransportError>,
+    > {
+        Box::pin(async { Err(mcp_spec_types::rt::service::TransportError::new("unused")) })
+    }
+    fn notify(
+        &self,
+        _m: String,
+    ) -> mcp_spec_types::rt::service::BoxFuture<
+        '_,
+        Result<(), mcp_spec_types::rt::service::TransportError>,
+    > {
+        Box::pin(async { Err(mcp_spec_types::rt::service::TransportError::new("unused")) })
+    }
+}
+
 /// Decodes `value` as `S`, converts it into `T` by `TryFrom` (which every generated `From`
 /// gives too), and encodes the result.
 pub fn converted<S, T>(value: serde_json::Value) -> Result<serde_json::Value, String>

@@ -161,7 +161,7 @@ struct ToClient;
 impl Transport for ToClient {
     fn request(&self, _id: Id, message: String) -> BoxFuture<'_, Result<String, TransportError>> {
         Box::pin(async move {
-            let back = ServerPeer(Peer::new(Unused));
+            let back = ServerPeer(Peer::new(mcp_tests::Unused));
             v::handlers::serve_server_message(&Client, &Open, &back, message.as_bytes())
                 .await
                 .ok_or_else(|| TransportError::new("no reply"))
@@ -170,17 +170,6 @@ impl Transport for ToClient {
 
     fn notify(&self, _message: String) -> BoxFuture<'_, Result<(), TransportError>> {
         Box::pin(async { Ok(()) })
-    }
-}
-
-struct Unused;
-
-impl Transport for Unused {
-    fn request(&self, _id: Id, _m: String) -> BoxFuture<'_, Result<String, TransportError>> {
-        Box::pin(async { Err(TransportError::new("unused")) })
-    }
-    fn notify(&self, _m: String) -> BoxFuture<'_, Result<(), TransportError>> {
-        Box::pin(async { Err(TransportError::new("unused")) })
     }
 }
 
@@ -261,7 +250,7 @@ async fn typed_calls_round_trip_through_dispatch() {
 
 async fn raw(message: &str) -> Option<Value> {
     let server = Server::default();
-    let back = ClientPeer(Peer::new(Unused));
+    let back = ClientPeer(Peer::new(mcp_tests::Unused));
     v::handlers::serve_client_message(&server, &Open, &back, message.as_bytes())
         .await
         .map(|r| serde_json::from_str(&r).unwrap())
@@ -340,7 +329,7 @@ async fn batches_are_answered_with_batches_where_allowed() {
             Ok(typed(json!({})))
         }
     }
-    let back = old::handlers::ClientPeer(Peer::new(Unused));
+    let back = old::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
     let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},
                     {"jsonrpc":"2.0","method":"notifications/initialized"},
                     {"jsonrpc":"2.0","id":2,"method":"nope"}]"#;
@@ -414,7 +403,7 @@ async fn the_policy_decides_before_the_handler() {
     assert!(peer.list_tools(None).await.is_ok());
 
     let server = Server::default();
-    let back = ClientPeer(Peer::new(Unused));
+    let back = ClientPeer(Peer::new(mcp_tests::Unused));
     let note = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
     assert_eq!(
         v::handlers::serve_client_message(&server, &NoTools, &back, note).await,
@@ -450,7 +439,7 @@ async fn request_meta_is_added_to_every_request_and_seen_by_the_handler() {
             message: String,
         ) -> BoxFuture<'_, Result<String, TransportError>> {
             Box::pin(async move {
-                let back = ClientPeer(Peer::new(Unused));
+                let back = ClientPeer(Peer::new(mcp_tests::Unused));
                 Ok(
                     v::handlers::serve_client_message(&*self.0, &Open, &back, message.as_bytes())
                         .await
@@ -488,7 +477,7 @@ async fn the_initialize_first_policy_keeps_the_lifecycle_order() {
         }
     }
     let policy = InitializeFirst::new();
-    let back = ClientPeer(Peer::new(Unused));
+    let back = ClientPeer(Peer::new(mcp_tests::Unused));
     let send = |text: &'static str| {
         let (policy, back) = (&policy, &back);
         async move {
@@ -535,7 +524,7 @@ async fn the_require_version_policy_answers_unsupported_versions_as_the_schema_s
     struct Tools;
     impl n::handlers::ServerHandler for Tools {}
     let policy = RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
-    let back = n::handlers::ClientPeer(Peer::new(Unused));
+    let back = n::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
     let ask = |version: &str| {
         format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"{version}","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
@@ -587,7 +576,7 @@ async fn the_require_version_policy_answers_unsupported_versions_as_the_schema_s
 /// The text of the answer to `message`, as the server writes it.
 async fn raw_text(message: &str) -> Option<String> {
     let server = Server::default();
-    let back = ClientPeer(Peer::new(Unused));
+    let back = ClientPeer(Peer::new(mcp_tests::Unused));
     v::handlers::serve_client_message(&server, &Open, &back, message.as_bytes()).await
 }
 

@@ -4,21 +4,9 @@
 //! type (and the tool error when they do not fit), every refusal with its code, a
 //! replaced registration, and `logging/setLevel` with and without `logging()`.
 
-use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
-use mcp_spec_types::rt::service::{BoxFuture, Open, Peer, Transport, TransportError};
+use mcp_spec_types::rt::jsonrpc::ErrorObject;
+use mcp_spec_types::rt::service::{Open, Peer};
 use serde_json::{Value, json};
-
-/// The client side of a router that never calls it back.
-struct Unused;
-
-impl Transport for Unused {
-    fn request(&self, _id: Id, _m: String) -> BoxFuture<'_, Result<String, TransportError>> {
-        Box::pin(async { Err(TransportError::new("unused")) })
-    }
-    fn notify(&self, _m: String) -> BoxFuture<'_, Result<(), TransportError>> {
-        Box::pin(async { Err(TransportError::new("unused")) })
-    }
-}
 
 /// The `result` of an answer, or its `error` as `Err`.
 fn outcome(answer: &Value) -> Result<&Value, (i64, &str)> {
@@ -68,7 +56,7 @@ macro_rules! router_in {
 
             async fn serve(router: &Router, id: i64, method: &str, params: Value) -> Value {
                 let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-                let back = ClientPeer(Peer::new(Unused));
+                let back = ClientPeer(Peer::new(mcp_tests::Unused));
                 let answer = v::handlers::serve_client_message(
                     router,
                     &Open,

@@ -11,7 +11,7 @@ use quote::quote;
 use super::rust::{ident, module_name, pretty};
 use crate::Error;
 use crate::compat::{Fits, Misfit};
-use crate::model::{Kind, Model};
+use crate::model::{Kind, MessageKind, MethodDef, Model, TypeRef};
 
 /// One definition of a pair of versions, and how it converts each way.
 pub struct Conversion {
@@ -107,13 +107,15 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         let module = ident(&format!("{old_mod}_{new_mod}"));
         let (old_ident, new_ident) = (ident(&old_mod), ident(&new_mod));
         let doc = format!(" `{}` ⇄ `{}`.", old.version, new.version);
+        let adapter = serve_older(old, new);
         pairs.push(quote! {
             #[doc = #doc]
             #[cfg(all(feature = "convert", feature = #old_feature, feature = #new_feature))]
-            mod #module {
+            pub mod #module {
                 use crate::#old_ident as old;
                 use crate::#new_ident as new;
                 #( #impls )*
+                #adapter
             }
         });
     }
@@ -202,4 +204,193 @@ pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<Strin
         pub const PAIRS: &[Pair] = &[ #( #pairs )* ];
     };
     Ok(header_text.to_string() + &pretty(tokens, "convert harness")?)
+}
+
+/// `ServeOlder<H>`: a server handler of the older version made of one of the newer, for a
+/// pair in the same lifecycle era (both answer `initialize`). Each request the older
+/// version has and the newer answers too is forwarded: params converted up (-32602 if they
+/// do not convert), the newer handler called, its result converted down (-32603 naming
+/// what the older version cannot carry). `initialize` answers with the older version.
+fn serve_older(old: &Model, new: &Model) -> TokenStream {
+    let initialize_era = |m: &Model| m.methods.iter().any(|x| x.method == "initialize");
+    if !(initialize_era(old) && initialize_era(new)) {
+        return quote!();
+    }
+    let answers = |m: &'_ Model| -> Vec<MethodDef> {
+        m.method_set(MessageKind::Request, true, true)
+            .into_iter()
+            .cloned()
+            .collect()
+    };
+    let hears = |m: &'_ Model| -> Vec<MethodDef> {
+        m.method_set(MessageKind::Notification, true, true)
+            .into_iter()
+            .cloned()
+            .collect()
+    };
+    let named = |t: &Option<TypeRef>| match t {
+        Some(TypeRef::Named(n)) => Some(ident(n)),
+        _ => None,
+    };
+    let protocol_version = old
+        .types
+        .iter()
+        .find(|t| t.name == "InitializeResult")
+        .and_then(|t| match &t.kind {
+            Kind::Struct { fields, .. } => fields
+                .iter()
+                .find(|f| f.wire == "protocolVersion" && f.required && f.ty == TypeRef::String)
+                .map(|f| ident(&f.name)),
+            _ => None,
+        });
+    let version = &old.version;
+    let mut forwarded = Vec::new();
+    let (new_answers, new_hears) = (answers(new), hears(new));
+    for m in answers(old) {
+        let Some(n) = new_answers.iter().find(|x| x.method == m.method) else {
+            continue;
+        };
+        let (Some(old_result), Some(new_result)) = (m.result.as_deref(), n.result.as_deref())
+        else {
+            continue;
+        };
+        let f = ident(&super::handlers::handler_fn_name(&m));
+        let g = ident(&super::handlers::handler_fn_name(n));
+        let (old_result, new_result) = (ident(old_result), ident(new_result));
+        let method = &m.method;
+        // What the older handler takes, and the newer one's params made from it.
+        let (param, call) = match (
+            named(&m.params),
+            named(&n.params),
+            m.params_required,
+            n.params_required,
+        ) {
+            (None, None, ..) if m.params.is_none() && n.params.is_none() => (quote!(), quote!()),
+            (Some(a), Some(b), true, true) => (
+                quote!(params: old::#a,),
+                quote!(up::<_, new::#b>(&params)?,),
+            ),
+            (Some(a), Some(b), true, false) => (
+                quote!(params: old::#a,),
+                quote!(::std::option::Option::Some(up::<_, new::#b>(&params)?),),
+            ),
+            (Some(a), Some(b), false, false) => (
+                quote!(params: ::std::option::Option<old::#a>,),
+                quote!(match params {
+                    ::std::option::Option::Some(p) => ::std::option::Option::Some(up::<_, new::#b>(&p)?),
+                    ::std::option::Option::None => ::std::option::Option::None,
+                },),
+            ),
+            (Some(a), Some(b), false, true) => (
+                quote!(params: ::std::option::Option<old::#a>,),
+                quote!(match params {
+                    ::std::option::Option::Some(p) => up::<_, new::#b>(&p)?,
+                    ::std::option::Option::None => crate::rt::path::from_str::<new::#b>("{}")
+                        .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))?,
+                },),
+            ),
+            // Params of another shape: not forwarded (the older trait's default answers).
+            _ => continue,
+        };
+        let fix_version = (m.method == "initialize")
+            .then_some(protocol_version.as_ref())
+            .flatten()
+            .map(|field| quote!(result.#field = #version.into();));
+        forwarded.push(quote! {
+            async fn #f(&self, #param cx: RequestContext<old::handlers::ClientPeer>)
+                -> ::std::result::Result<old::#old_result, crate::rt::jsonrpc::ErrorObject>
+            {
+                let answer = self.0.#g(#call newer(cx)).await?;
+                #[allow(unused_mut)]
+                let mut result = down::<new::#new_result, old::#old_result>(&answer, #method)?;
+                #fix_version
+                Ok(result)
+            }
+        });
+    }
+    for m in hears(old) {
+        let Some(n) = new_hears.iter().find(|x| x.method == m.method) else {
+            continue;
+        };
+        let f = ident(&super::handlers::handler_fn_name(&m));
+        let g = ident(&super::handlers::handler_fn_name(n));
+        let (param, call) = match (
+            named(&m.params),
+            named(&n.params),
+            m.params_required,
+            n.params_required,
+        ) {
+            (None, None, ..) if m.params.is_none() && n.params.is_none() => (quote!(), quote!()),
+            (Some(a), Some(b), true, true) => (
+                quote!(params: old::#a,),
+                quote!(match up::<_, new::#b>(&params) { Ok(p) => p, Err(_) => return },),
+            ),
+            (Some(a), Some(b), false, false) => (
+                quote!(params: ::std::option::Option<old::#a>,),
+                quote!(match params {
+                    ::std::option::Option::Some(p) => match up::<_, new::#b>(&p) {
+                        Ok(p) => ::std::option::Option::Some(p),
+                        Err(_) => return,
+                    },
+                    ::std::option::Option::None => ::std::option::Option::None,
+                },),
+            ),
+            _ => continue,
+        };
+        forwarded.push(quote! {
+            async fn #f(&self, #param cx: NotificationContext<old::handlers::ClientPeer>) {
+                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(cx.peer.0) };
+                self.0.#g(#call cx).await
+            }
+        });
+    }
+    let doc = format!(
+        " Serves clients of `{}` with a server handler written for `{}`: each request both \
+         versions have is converted up, answered by the newer handler, and its result \
+         converted down; a request only `{}` has is answered by the older trait's default \
+         (-32601). Params that do not convert are -32602; a result the older version cannot \
+         carry is -32603, naming what. `initialize` answers with `{}`. The handler calls the \
+         client back with its own version's types. Chains: `ServeOlder(ServeOlder(h))` \
+         through the pair before.",
+        old.version, new.version, old.version, old.version
+    );
+    quote! {
+        use crate::rt::service::{NotificationContext, RequestContext};
+
+        #[doc = #doc]
+        #[derive(Debug, Clone, Default)]
+        pub struct ServeOlder<H>(pub H);
+
+        /// The newer handler's context: the same request on the same connection.
+        fn newer(cx: RequestContext<old::handlers::ClientPeer>) -> RequestContext<new::handlers::ClientPeer> {
+            RequestContext { id: cx.id, meta: cx.meta, peer: new::handlers::ClientPeer(cx.peer.0) }
+        }
+
+        /// Params converted up; -32602 where they do not fit the newer version.
+        fn up<S, T>(params: &S) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
+        where
+            S: serde::Serialize + crate::rt::strict::Check,
+            T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
+        {
+            crate::rt::convert::exact(params)
+                .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))
+        }
+
+        /// A result converted down; -32603 naming what the older version cannot carry.
+        fn down<S, T>(result: &S, method: &str) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
+        where
+            S: serde::Serialize + crate::rt::strict::Check,
+            T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
+        {
+            crate::rt::convert::exact(result).map_err(|e| {
+                crate::rt::jsonrpc::ErrorObject::internal_error(::std::format!(
+                    "the `{method}` result cannot be expressed in {}: {e}", #version
+                ))
+            })
+        }
+
+        impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler for ServeOlder<H> {
+            #( #forwarded )*
+        }
+    }
 }

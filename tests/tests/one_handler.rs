@@ -1,0 +1,155 @@
+//! One handler, older clients: a server written against 2025-11-25 (a `Router`, and a
+//! handler of its own) serves 2025-06-18 clients through
+//! `convert::v2025_06_18_v2025_11_25::ServeOlder`, and 2025-03-26 clients through two
+//! of them, by the dispatch function a session serves with. Params are converted up,
+//! results down; what the older version cannot carry is an error, not a silent loss.
+
+use mcp_spec_types::convert::{v2025_03_26_v2025_06_18 as to_03, v2025_06_18_v2025_11_25 as to_06};
+use mcp_spec_types::rt::jsonrpc::ErrorObject;
+use mcp_spec_types::rt::service::{Open, Peer, RequestContext};
+use mcp_spec_types::{v2025_03_26, v2025_06_18, v2025_11_25 as v};
+use serde_json::{Value, json};
+
+#[derive(serde::Deserialize)]
+struct City {
+    city: String,
+}
+
+async fn echo(
+    City { city }: City,
+    _: RequestContext<v::handlers::ClientPeer>,
+) -> Result<v::CallToolResult, ErrorObject> {
+    Ok(v::CallToolResult::text(city))
+}
+
+fn router() -> v::handlers::Router {
+    let schema = serde_json::from_value(json!({"type": "object"})).unwrap();
+    v::handlers::Router::new(v::Implementation::new("one", "1.0.0"))
+        .tool(v::Tool::new("echo", schema), echo)
+}
+
+fn request(id: i64, method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+async fn at_06_18(handler: &impl v2025_06_18::handlers::ServerHandler, message: String) -> Value {
+    let back = v2025_06_18::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
+    let answer =
+        v2025_06_18::handlers::serve_client_message(handler, &Open, &back, message.as_bytes())
+            .await;
+    serde_json::from_str(&answer.expect("answered")).unwrap()
+}
+
+async fn at_03_26(handler: &impl v2025_03_26::handlers::ServerHandler, message: String) -> Value {
+    let back = v2025_03_26::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
+    let answer =
+        v2025_03_26::handlers::serve_client_message(handler, &Open, &back, message.as_bytes())
+            .await;
+    serde_json::from_str(&answer.expect("answered")).unwrap()
+}
+
+fn initialize(version: &str) -> Value {
+    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "old", "version": "0"}})
+}
+
+#[tokio::test]
+async fn a_2025_11_25_router_serves_2025_06_18_clients() {
+    let server = to_06::ServeOlder(router());
+    // `initialize` is answered with the client's version, the rest as the router says.
+    let init = at_06_18(&server, request(1, "initialize", initialize("2025-06-18"))).await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
+    assert_eq!(init["result"]["capabilities"], json!({"tools": {}}));
+    assert_eq!(init["result"]["serverInfo"]["name"], "one");
+
+    let list = at_06_18(&server, request(2, "tools/list", json!({}))).await;
+    assert_eq!(list["result"]["tools"][0]["name"], "echo", "{list}");
+    let call = at_06_18(
+        &server,
+        request(
+            3,
+            "tools/call",
+            json!({"name": "echo", "arguments": {"city": "Lima"}}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        call["result"],
+        json!({"content": [{"type": "text", "text": "Lima"}]})
+    );
+    // The router's own refusal comes through as it was.
+    let unknown = at_06_18(&server, request(4, "tools/call", json!({"name": "rain"}))).await;
+    assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
+    assert_eq!(unknown["error"]["message"], "unknown tool `rain`");
+    // Params that a 2025-06-18 peer may send but 2025-11-25 reads otherwise (`task` is
+    // declared there): -32602, naming it.
+    let odd = at_06_18(
+        &server,
+        request(
+            5,
+            "tools/call",
+            json!({"name": "echo", "arguments": {"city": "Lima"}, "task": 5}),
+        ),
+    )
+    .await;
+    assert_eq!(odd["error"]["code"], -32602, "{odd}");
+    assert!(
+        odd["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("at task:"),
+        "{odd}"
+    );
+    // `ping` by the newer handler's default.
+    let ping = at_06_18(&server, request(6, "ping", json!({}))).await;
+    assert_eq!(ping["result"], json!({}));
+}
+
+#[tokio::test]
+async fn through_two_pairs_it_serves_2025_03_26_clients() {
+    let server = to_03::ServeOlder(to_06::ServeOlder(router()));
+    let init = at_03_26(&server, request(1, "initialize", initialize("2025-03-26"))).await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-03-26", "{init}");
+    let call = at_03_26(
+        &server,
+        request(
+            2,
+            "tools/call",
+            json!({"name": "echo", "arguments": {"city": "Oslo"}}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        call["result"],
+        json!({"content": [{"type": "text", "text": "Oslo"}]}),
+        "{call}"
+    );
+}
+
+/// A 2025-11-25 server whose tool answers with a task, which 2025-06-18 does not have.
+struct Tasks;
+
+impl v::handlers::ServerHandler for Tasks {
+    async fn call_tool(
+        &self,
+        _: v::CallToolRequestParams,
+        _: RequestContext<v::handlers::ClientPeer>,
+    ) -> Result<v::CallToolOutcome, ErrorObject> {
+        let task = json!({"task": {"taskId": "t1", "status": "working", "createdAt": "2025-11-25T00:00:00Z",
+                                   "lastUpdatedAt": "2025-11-25T00:00:00Z", "ttl": null}});
+        Ok(v::CallToolOutcome::CreateTaskResult(
+            serde_json::from_value(task).unwrap(),
+        ))
+    }
+}
+
+#[tokio::test]
+async fn a_result_the_older_version_cannot_carry_is_an_error_not_a_loss() {
+    let server = to_06::ServeOlder(Tasks);
+    let call = at_06_18(&server, request(1, "tools/call", json!({"name": "long"}))).await;
+    assert_eq!(call["error"]["code"], -32603, "{call}");
+    let message = call["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the `tools/call` result cannot be expressed in 2025-06-18: "),
+        "{message}"
+    );
+}
