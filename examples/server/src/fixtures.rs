@@ -61,46 +61,6 @@ pub fn template_data(id: &str) -> String {
 }
 
 macro_rules! fixtures {
-    (v2025_06_18) => {
-        fixtures!(every_version);
-        fixtures!(before_2026);
-
-        fn elicit_form(
-            message: String,
-            fields: Fields,
-            required: Vec<String>,
-        ) -> v::ElicitRequestParams {
-            let schema = v::ElicitRequestParamsRequestedSchema {
-                required: Some(required),
-                ..v::ElicitRequestParamsRequestedSchema::new(fields)
-            };
-            v::ElicitRequestParams::new(message, schema)
-        }
-
-        /// 2025-06-18 predates SEP-1034 and SEP-1330 (defaults, titled and multi-select
-        /// enums): these forms are 2025-11-25's, sent in 2025-06-18's catch-all arm.
-        fn form_fields(name: &str) -> Option<(&'static str, Fields)> {
-            mod newer {
-                use mcp_spec_types::v2025_11_25 as v;
-                type Fields = std::collections::BTreeMap<String, v::PrimitiveSchemaDefinition>;
-                fixtures!(form_fields);
-            }
-            let (message, fields) = newer::form_fields(name)?;
-            let as_json = |s| serde_json::to_value(s).unwrap_or_default();
-            let fields = fields
-                .into_iter()
-                .map(|(k, s)| (k, v::PrimitiveSchemaDefinition::Unknown(as_json(s))));
-            Some((message, fields.collect()))
-        }
-
-        fn sampled(result: v::CreateMessageResult) -> Option<Reply> {
-            Some(Reply::Sampled(Box::new(result)))
-        }
-
-        fn elicited(result: v::ElicitResult) -> Option<Reply> {
-            Some(Reply::Elicited(result))
-        }
-    };
     (v2025_11_25) => {
         fixtures!(every_version);
         fixtures!(before_2026);

@@ -2,10 +2,10 @@
 //! (`mcp-spec-session`), speaking newline-delimited JSON-RPC on stdin/stdout, or
 //! Streamable HTTP on `http://127.0.0.1:PORT/mcp` with `--http PORT`.
 //!
-//! It offers three protocol versions, each a version's `handlers::Server` over a handler
-//! that implements the generated `ServerHandler` of that version, and the session picks
-//! the one each connection speaks (`mcp_spec_session::Versions`): `initialize` negotiates
-//! 2025-06-18 or 2025-11-25; a request that carries
+//! It offers three protocol versions from two handlers, and the session picks the one each
+//! connection speaks (`mcp_spec_session::Versions`): `initialize` negotiates 2025-06-18 or
+//! 2025-11-25, both served by one 2025-11-25 handler (2025-06-18 through the generated
+//! `convert::v2025_06_18_v2025_11_25::ServeOlder`); a request that carries
 //! `_meta["io.modelcontextprotocol/protocolVersion"]` (such as `server/discover`) is served
 //! at 2026-07-28. What they serve (the fixtures of the official conformance suite) is in
 //! `fixtures.rs`.
@@ -40,123 +40,113 @@ struct State {
     subscriptions: Mutex<Vec<String>>,
 }
 
-macro_rules! initialize_era {
-    ($module:ident, $v:ident, $version:ident) => {
-        mod $module {
-            use super::*;
-            use mcp_spec_types::$v as v;
-            use v::handlers::{ClientPeer, ServerHandler};
-            use v::methods::*;
-            type P<M> = <M as Request>::Params;
-            type Answer<M> = Result<<M as Request>::Result, ErrorObject>;
-            type Cx = RequestContext<ClientPeer>;
+/// The `initialize` era's handler, written for 2025-11-25 (2025-06-18 clients get it
+/// through `ServeOlder`).
+mod era_2025_11_25 {
+    use super::*;
+    use mcp_spec_types::v2025_11_25 as v;
+    use v::handlers::{ClientPeer, ServerHandler};
+    use v::methods::*;
+    type P<M> = <M as Request>::Params;
+    type Answer<M> = Result<<M as Request>::Result, ErrorObject>;
+    type Cx = RequestContext<ClientPeer>;
 
-            fixtures!($v);
+    fixtures!(v2025_11_25);
 
-            pub struct Handler {
-                pub state: Arc<State>,
-            }
+    #[derive(Clone)]
+    pub struct Handler {
+        pub state: Arc<State>,
+    }
 
-            impl ServerHandler for Handler {
-                async fn initialize(&self, _: P<Initialize>, _: Cx) -> Answer<Initialize> {
-                    let result = v::InitializeResult::new(
-                        ProtocolVersion::$version.as_str(),
-                        capabilities(),
-                        server_info(),
-                    );
-                    Ok(v::InitializeResult {
-                        instructions: Some(INSTRUCTIONS.into()),
-                        ..result
-                    })
-                }
-                async fn set_level(&self, _: P<SetLevel>, _: Cx) -> Answer<SetLevel> {
-                    Ok(Default::default())
-                }
-                async fn complete(&self, _: P<Complete>, _: Cx) -> Answer<Complete> {
-                    Ok(v::CompleteResult::new(completion()))
-                }
-                async fn list_tools(&self, _: Option<P<ListTools>>, _: Cx) -> Answer<ListTools> {
-                    Ok(v::ListToolsResult::new(tools()))
-                }
-                async fn call_tool(&self, p: P<CallTool>, cx: Cx) -> Answer<CallTool> {
-                    let args = p.arguments.clone().unwrap_or_default();
-                    let token = cx.meta.as_ref().and_then(|m| m.get("progressToken"));
-                    let pause = Some(Duration::from_millis(50));
-                    match (p.name.as_str(), &token) {
-                        ("test_tool_with_logging", _) => send_log(&cx.peer, pause).await?,
-                        ("test_tool_with_progress", Some(t)) => {
-                            send_progress(&cx.peer, t, pause).await?
-                        }
-                        // SEP-1699: over HTTP, the answer's stream closes first, and the
-                        // answer waits for the client to resume it.
-                        ("test_reconnection", _) => {
-                            mcp_spec_session::http::close_stream();
-                            tokio::time::sleep(Duration::from_millis(200)).await;
-                        }
-                        _ => {}
-                    }
-                    let reply = match tool_request(&p.name, &args) {
-                        Some(Ask::Sampling(params)) => {
-                            sampled(cx.peer.create_message(&params).await.map_err(internal)?)
-                        }
-                        Some(Ask::Elicitation(params)) => {
-                            elicited(cx.peer.elicit(&params).await.map_err(internal)?)
-                        }
-                        None => None,
-                    };
-                    let result = tool_result(&p.name, reply, token.as_ref())
-                        .map_err(ErrorObject::invalid_params)?;
-                    Ok(result.into())
-                }
-                async fn list_resources(
-                    &self,
-                    _: Option<P<ListResources>>,
-                    _: Cx,
-                ) -> Answer<ListResources> {
-                    Ok(v::ListResourcesResult::new(resources()))
-                }
-                async fn list_resource_templates(
-                    &self,
-                    _: Option<P<ListResourceTemplates>>,
-                    _: Cx,
-                ) -> Answer<ListResourceTemplates> {
-                    Ok(v::ListResourceTemplatesResult::new(resource_templates()))
-                }
-                async fn read_resource(&self, p: P<ReadResource>, _: Cx) -> Answer<ReadResource> {
-                    let contents = read_resource(&p.uri).map_err(ErrorObject::invalid_params)?;
-                    Ok(v::ReadResourceResult::new(vec![contents]))
-                }
-                async fn subscribe(&self, p: P<Subscribe>, _: Cx) -> Answer<Subscribe> {
-                    self.state.subscriptions.lock().unwrap().push(p.uri);
-                    Ok(Default::default())
-                }
-                async fn unsubscribe(&self, p: P<Unsubscribe>, _: Cx) -> Answer<Unsubscribe> {
-                    self.state
-                        .subscriptions
-                        .lock()
-                        .unwrap()
-                        .retain(|u| *u != p.uri);
-                    Ok(Default::default())
-                }
-                async fn list_prompts(
-                    &self,
-                    _: Option<P<ListPrompts>>,
-                    _: Cx,
-                ) -> Answer<ListPrompts> {
-                    Ok(v::ListPromptsResult::new(prompts()))
-                }
-                async fn get_prompt(&self, p: P<GetPrompt>, _: Cx) -> Answer<GetPrompt> {
-                    let messages = get_prompt(&p.name, &p.arguments.unwrap_or_default())
-                        .map_err(ErrorObject::invalid_params)?;
-                    Ok(v::GetPromptResult::new(messages))
-                }
-            }
+    impl ServerHandler for Handler {
+        async fn initialize(&self, _: P<Initialize>, _: Cx) -> Answer<Initialize> {
+            let result = v::InitializeResult::new(
+                ProtocolVersion::V2025_11_25.as_str(),
+                capabilities(),
+                server_info(),
+            );
+            Ok(v::InitializeResult {
+                instructions: Some(INSTRUCTIONS.into()),
+                ..result
+            })
         }
-    };
+        async fn set_level(&self, _: P<SetLevel>, _: Cx) -> Answer<SetLevel> {
+            Ok(Default::default())
+        }
+        async fn complete(&self, _: P<Complete>, _: Cx) -> Answer<Complete> {
+            Ok(v::CompleteResult::new(completion()))
+        }
+        async fn list_tools(&self, _: Option<P<ListTools>>, _: Cx) -> Answer<ListTools> {
+            Ok(v::ListToolsResult::new(tools()))
+        }
+        async fn call_tool(&self, p: P<CallTool>, cx: Cx) -> Answer<CallTool> {
+            let args = p.arguments.clone().unwrap_or_default();
+            let token = cx.meta.as_ref().and_then(|m| m.get("progressToken"));
+            let pause = Some(Duration::from_millis(50));
+            match (p.name.as_str(), &token) {
+                ("test_tool_with_logging", _) => send_log(&cx.peer, pause).await?,
+                ("test_tool_with_progress", Some(t)) => send_progress(&cx.peer, t, pause).await?,
+                // SEP-1699: over HTTP, the answer's stream closes first, and the
+                // answer waits for the client to resume it.
+                ("test_reconnection", _) => {
+                    mcp_spec_session::http::close_stream();
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                _ => {}
+            }
+            let reply = match tool_request(&p.name, &args) {
+                Some(Ask::Sampling(params)) => {
+                    sampled(cx.peer.create_message(&params).await.map_err(internal)?)
+                }
+                Some(Ask::Elicitation(params)) => {
+                    elicited(cx.peer.elicit(&params).await.map_err(internal)?)
+                }
+                None => None,
+            };
+            let result =
+                tool_result(&p.name, reply, token.as_ref()).map_err(ErrorObject::invalid_params)?;
+            Ok(result.into())
+        }
+        async fn list_resources(
+            &self,
+            _: Option<P<ListResources>>,
+            _: Cx,
+        ) -> Answer<ListResources> {
+            Ok(v::ListResourcesResult::new(resources()))
+        }
+        async fn list_resource_templates(
+            &self,
+            _: Option<P<ListResourceTemplates>>,
+            _: Cx,
+        ) -> Answer<ListResourceTemplates> {
+            Ok(v::ListResourceTemplatesResult::new(resource_templates()))
+        }
+        async fn read_resource(&self, p: P<ReadResource>, _: Cx) -> Answer<ReadResource> {
+            let contents = read_resource(&p.uri).map_err(ErrorObject::invalid_params)?;
+            Ok(v::ReadResourceResult::new(vec![contents]))
+        }
+        async fn subscribe(&self, p: P<Subscribe>, _: Cx) -> Answer<Subscribe> {
+            self.state.subscriptions.lock().unwrap().push(p.uri);
+            Ok(Default::default())
+        }
+        async fn unsubscribe(&self, p: P<Unsubscribe>, _: Cx) -> Answer<Unsubscribe> {
+            self.state
+                .subscriptions
+                .lock()
+                .unwrap()
+                .retain(|u| *u != p.uri);
+            Ok(Default::default())
+        }
+        async fn list_prompts(&self, _: Option<P<ListPrompts>>, _: Cx) -> Answer<ListPrompts> {
+            Ok(v::ListPromptsResult::new(prompts()))
+        }
+        async fn get_prompt(&self, p: P<GetPrompt>, _: Cx) -> Answer<GetPrompt> {
+            let messages = get_prompt(&p.name, &p.arguments.unwrap_or_default())
+                .map_err(ErrorObject::invalid_params)?;
+            Ok(v::GetPromptResult::new(messages))
+        }
+    }
 }
-
-initialize_era!(era_2025_06_18, v2025_06_18, V2025_06_18);
-initialize_era!(era_2025_11_25, v2025_11_25, V2025_11_25);
 
 /// The discover era: every request says its version in `_meta`. 2026-07-28 deprecates
 /// sampling and logging (SEP-2577); this era still serves the fixtures that use them.
@@ -328,17 +318,19 @@ mod era_2026_07_28 {
 
 /// The versions this server offers, for one connection.
 fn versions() -> Versions {
+    use mcp_spec_types::convert::v2025_06_18_v2025_11_25::ServeOlder;
     use mcp_spec_types::v2025_06_18::handlers as v1;
     use mcp_spec_types::v2025_11_25::handlers as v2;
     use mcp_spec_types::v2026_07_28::handlers as v3;
     let state = Arc::new(State::default());
-    let v2025_06_18 = era_2025_06_18::Handler {
-        state: state.clone(),
-    };
     let v2025_11_25 = era_2025_11_25::Handler { state };
     let policy = RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
+    // 2025-06-18 clients are served by the 2025-11-25 handler, converted both ways.
     Versions::new()
-        .with(ProtocolVersion::V2025_06_18, v1::Server::new(v2025_06_18))
+        .with(
+            ProtocolVersion::V2025_06_18,
+            v1::Server::new(ServeOlder(v2025_11_25.clone())),
+        )
         .with(ProtocolVersion::V2025_11_25, v2::Server::new(v2025_11_25))
         .with(
             ProtocolVersion::V2026_07_28,
