@@ -1696,34 +1696,6 @@ pub mod v2024_11_05_v2025_03_26 {
             peer: new::handlers::ClientPeer(cx.peer.0),
         }
     }
-    /// Params converted up; -32602 where they do not fit the newer version.
-    fn up<S, T>(params: &S) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
-    where
-        S: serde::Serialize + crate::rt::strict::Check,
-        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
-    {
-        crate::rt::convert::exact(params)
-            .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))
-    }
-    /// A result converted down; -32603 naming what the older version cannot carry.
-    fn down<S, T>(
-        result: &S,
-        method: &str,
-    ) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
-    where
-        S: serde::Serialize + crate::rt::strict::Check,
-        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
-    {
-        crate::rt::convert::exact(result)
-            .map_err(|e| {
-                crate::rt::jsonrpc::ErrorObject::internal_error(
-                    ::std::format!(
-                        "the `{method}` result cannot be expressed in {}: {e}",
-                        "2024-11-05"
-                    ),
-                )
-            })
-    }
     impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
     for ServeOlder<H> {
         async fn complete(
@@ -1736,13 +1708,19 @@ pub mod v2024_11_05_v2025_03_26 {
         > {
             let answer = self
                 .0
-                .complete(up::<_, new::CompleteRequestParams>(&params)?, newer(cx))
+                .complete(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::CompleteRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::CompleteResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::CompleteResult,
-            >(&answer, "completion/complete")?;
+            >(&answer, "completion/complete", "2024-11-05")?;
             Ok(result)
         }
         async fn initialize(
@@ -1755,13 +1733,19 @@ pub mod v2024_11_05_v2025_03_26 {
         > {
             let answer = self
                 .0
-                .initialize(up::<_, new::InitializeRequestParams>(&params)?, newer(cx))
+                .initialize(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::InitializeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::InitializeResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::InitializeResult,
-            >(&answer, "initialize")?;
+            >(&answer, "initialize", "2024-11-05")?;
             result.protocol_version = "2024-11-05".into();
             Ok(result)
         }
@@ -1772,13 +1756,19 @@ pub mod v2024_11_05_v2025_03_26 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .set_level(up::<_, new::SetLevelRequestParams>(&params)?, newer(cx))
+                .set_level(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::SetLevelRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "logging/setLevel")?;
+            >(&answer, "logging/setLevel", "2024-11-05")?;
             Ok(result)
         }
         async fn ping(
@@ -1789,22 +1779,18 @@ pub mod v2024_11_05_v2025_03_26 {
             let answer = self
                 .0
                 .ping(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::PingRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(crate::rt::convert::params_up::<_, new::PingRequestParams>)
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "ping")?;
+            >(&answer, "ping", "2024-11-05")?;
             Ok(result)
         }
         async fn get_prompt(
@@ -1817,13 +1803,19 @@ pub mod v2024_11_05_v2025_03_26 {
         > {
             let answer = self
                 .0
-                .get_prompt(up::<_, new::GetPromptRequestParams>(&params)?, newer(cx))
+                .get_prompt(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::GetPromptRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::GetPromptResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::GetPromptResult,
-            >(&answer, "prompts/get")?;
+            >(&answer, "prompts/get", "2024-11-05")?;
             Ok(result)
         }
         async fn list_prompts(
@@ -1837,22 +1829,23 @@ pub mod v2024_11_05_v2025_03_26 {
             let answer = self
                 .0
                 .list_prompts(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::ListPromptsRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::ListPromptsRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListPromptsResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListPromptsResult,
-            >(&answer, "prompts/list")?;
+            >(&answer, "prompts/list", "2024-11-05")?;
             Ok(result)
         }
         async fn list_resources(
@@ -1866,22 +1859,23 @@ pub mod v2024_11_05_v2025_03_26 {
             let answer = self
                 .0
                 .list_resources(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::ListResourcesRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::ListResourcesRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListResourcesResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListResourcesResult,
-            >(&answer, "resources/list")?;
+            >(&answer, "resources/list", "2024-11-05")?;
             Ok(result)
         }
         async fn read_resource(
@@ -1895,15 +1889,18 @@ pub mod v2024_11_05_v2025_03_26 {
             let answer = self
                 .0
                 .read_resource(
-                    up::<_, new::ReadResourceRequestParams>(&params)?,
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::ReadResourceRequestParams,
+                    >(&params)?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ReadResourceResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ReadResourceResult,
-            >(&answer, "resources/read")?;
+            >(&answer, "resources/read", "2024-11-05")?;
             Ok(result)
         }
         async fn subscribe(
@@ -1913,13 +1910,19 @@ pub mod v2024_11_05_v2025_03_26 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .subscribe(up::<_, new::SubscribeRequestParams>(&params)?, newer(cx))
+                .subscribe(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::SubscribeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "resources/subscribe")?;
+            >(&answer, "resources/subscribe", "2024-11-05")?;
             Ok(result)
         }
         async fn list_resource_templates(
@@ -1933,22 +1936,23 @@ pub mod v2024_11_05_v2025_03_26 {
             let answer = self
                 .0
                 .list_resource_templates(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::ListResourceTemplatesRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::ListResourceTemplatesRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListResourceTemplatesResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListResourceTemplatesResult,
-            >(&answer, "resources/templates/list")?;
+            >(&answer, "resources/templates/list", "2024-11-05")?;
             Ok(result)
         }
         async fn unsubscribe(
@@ -1958,13 +1962,19 @@ pub mod v2024_11_05_v2025_03_26 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .unsubscribe(up::<_, new::UnsubscribeRequestParams>(&params)?, newer(cx))
+                .unsubscribe(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::UnsubscribeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "resources/unsubscribe")?;
+            >(&answer, "resources/unsubscribe", "2024-11-05")?;
             Ok(result)
         }
         async fn call_tool(
@@ -1977,13 +1987,19 @@ pub mod v2024_11_05_v2025_03_26 {
         > {
             let answer = self
                 .0
-                .call_tool(up::<_, new::CallToolRequestParams>(&params)?, newer(cx))
+                .call_tool(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::CallToolRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::CallToolResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::CallToolResult,
-            >(&answer, "tools/call")?;
+            >(&answer, "tools/call", "2024-11-05")?;
             Ok(result)
         }
         async fn list_tools(
@@ -1997,22 +2013,23 @@ pub mod v2024_11_05_v2025_03_26 {
             let answer = self
                 .0
                 .list_tools(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::ListToolsRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::ListToolsRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListToolsResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListToolsResult,
-            >(&answer, "tools/list")?;
+            >(&answer, "tools/list", "2024-11-05")?;
             Ok(result)
         }
         async fn on_cancelled(
@@ -2026,7 +2043,10 @@ pub mod v2024_11_05_v2025_03_26 {
             };
             self.0
                 .on_cancelled(
-                    match up::<_, new::CancelledNotificationParams>(&params) {
+                    match crate::rt::convert::params_up::<
+                        _,
+                        new::CancelledNotificationParams,
+                    >(&params) {
                         Ok(p) => p,
                         Err(_) => return,
                     },
@@ -2045,14 +2065,18 @@ pub mod v2024_11_05_v2025_03_26 {
             };
             self.0
                 .on_initialized(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            match up::<_, new::InitializedNotificationParams>(&p) {
-                                Ok(p) => ::std::option::Option::Some(p),
-                                Err(_) => return,
-                            }
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
+                    match params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::InitializedNotificationParams,
+                            >,
+                        )
+                        .transpose()
+                    {
+                        Ok(p) => p,
+                        Err(_) => return,
                     },
                     cx,
                 )
@@ -2069,7 +2093,10 @@ pub mod v2024_11_05_v2025_03_26 {
             };
             self.0
                 .on_progress(
-                    match up::<_, new::ProgressNotificationParams>(&params) {
+                    match crate::rt::convert::params_up::<
+                        _,
+                        new::ProgressNotificationParams,
+                    >(&params) {
                         Ok(p) => p,
                         Err(_) => return,
                     },
@@ -2088,14 +2115,18 @@ pub mod v2024_11_05_v2025_03_26 {
             };
             self.0
                 .on_roots_list_changed(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            match up::<_, new::RootsListChangedNotificationParams>(&p) {
-                                Ok(p) => ::std::option::Option::Some(p),
-                                Err(_) => return,
-                            }
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
+                    match params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::RootsListChangedNotificationParams,
+                            >,
+                        )
+                        .transpose()
+                    {
+                        Ok(p) => p,
+                        Err(_) => return,
                     },
                     cx,
                 )
@@ -3649,34 +3680,6 @@ pub mod v2025_03_26_v2025_06_18 {
             peer: new::handlers::ClientPeer(cx.peer.0),
         }
     }
-    /// Params converted up; -32602 where they do not fit the newer version.
-    fn up<S, T>(params: &S) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
-    where
-        S: serde::Serialize + crate::rt::strict::Check,
-        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
-    {
-        crate::rt::convert::exact(params)
-            .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))
-    }
-    /// A result converted down; -32603 naming what the older version cannot carry.
-    fn down<S, T>(
-        result: &S,
-        method: &str,
-    ) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
-    where
-        S: serde::Serialize + crate::rt::strict::Check,
-        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
-    {
-        crate::rt::convert::exact(result)
-            .map_err(|e| {
-                crate::rt::jsonrpc::ErrorObject::internal_error(
-                    ::std::format!(
-                        "the `{method}` result cannot be expressed in {}: {e}",
-                        "2025-03-26"
-                    ),
-                )
-            })
-    }
     impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
     for ServeOlder<H> {
         async fn complete(
@@ -3689,13 +3692,19 @@ pub mod v2025_03_26_v2025_06_18 {
         > {
             let answer = self
                 .0
-                .complete(up::<_, new::CompleteRequestParams>(&params)?, newer(cx))
+                .complete(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::CompleteRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::CompleteResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::CompleteResult,
-            >(&answer, "completion/complete")?;
+            >(&answer, "completion/complete", "2025-03-26")?;
             Ok(result)
         }
         async fn initialize(
@@ -3708,13 +3717,19 @@ pub mod v2025_03_26_v2025_06_18 {
         > {
             let answer = self
                 .0
-                .initialize(up::<_, new::InitializeRequestParams>(&params)?, newer(cx))
+                .initialize(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::InitializeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::InitializeResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::InitializeResult,
-            >(&answer, "initialize")?;
+            >(&answer, "initialize", "2025-03-26")?;
             result.protocol_version = "2025-03-26".into();
             Ok(result)
         }
@@ -3725,13 +3740,19 @@ pub mod v2025_03_26_v2025_06_18 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .set_level(up::<_, new::SetLevelRequestParams>(&params)?, newer(cx))
+                .set_level(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::SetLevelRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "logging/setLevel")?;
+            >(&answer, "logging/setLevel", "2025-03-26")?;
             Ok(result)
         }
         async fn ping(
@@ -3742,22 +3763,18 @@ pub mod v2025_03_26_v2025_06_18 {
             let answer = self
                 .0
                 .ping(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::PingRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(crate::rt::convert::params_up::<_, new::PingRequestParams>)
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "ping")?;
+            >(&answer, "ping", "2025-03-26")?;
             Ok(result)
         }
         async fn get_prompt(
@@ -3770,13 +3787,19 @@ pub mod v2025_03_26_v2025_06_18 {
         > {
             let answer = self
                 .0
-                .get_prompt(up::<_, new::GetPromptRequestParams>(&params)?, newer(cx))
+                .get_prompt(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::GetPromptRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::GetPromptResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::GetPromptResult,
-            >(&answer, "prompts/get")?;
+            >(&answer, "prompts/get", "2025-03-26")?;
             Ok(result)
         }
         async fn list_prompts(
@@ -3790,22 +3813,23 @@ pub mod v2025_03_26_v2025_06_18 {
             let answer = self
                 .0
                 .list_prompts(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::ListPromptsRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::ListPromptsRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListPromptsResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListPromptsResult,
-            >(&answer, "prompts/list")?;
+            >(&answer, "prompts/list", "2025-03-26")?;
             Ok(result)
         }
         async fn list_resources(
@@ -3819,22 +3843,23 @@ pub mod v2025_03_26_v2025_06_18 {
             let answer = self
                 .0
                 .list_resources(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::ListResourcesRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::ListResourcesRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListResourcesResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListResourcesResult,
-            >(&answer, "resources/list")?;
+            >(&answer, "resources/list", "2025-03-26")?;
             Ok(result)
         }
         async fn read_resource(
@@ -3848,15 +3873,18 @@ pub mod v2025_03_26_v2025_06_18 {
             let answer = self
                 .0
                 .read_resource(
-                    up::<_, new::ReadResourceRequestParams>(&params)?,
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::ReadResourceRequestParams,
+                    >(&params)?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ReadResourceResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ReadResourceResult,
-            >(&answer, "resources/read")?;
+            >(&answer, "resources/read", "2025-03-26")?;
             Ok(result)
         }
         async fn subscribe(
@@ -3866,13 +3894,19 @@ pub mod v2025_03_26_v2025_06_18 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .subscribe(up::<_, new::SubscribeRequestParams>(&params)?, newer(cx))
+                .subscribe(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::SubscribeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "resources/subscribe")?;
+            >(&answer, "resources/subscribe", "2025-03-26")?;
             Ok(result)
         }
         async fn list_resource_templates(
@@ -3886,22 +3920,23 @@ pub mod v2025_03_26_v2025_06_18 {
             let answer = self
                 .0
                 .list_resource_templates(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::ListResourceTemplatesRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::ListResourceTemplatesRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListResourceTemplatesResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListResourceTemplatesResult,
-            >(&answer, "resources/templates/list")?;
+            >(&answer, "resources/templates/list", "2025-03-26")?;
             Ok(result)
         }
         async fn unsubscribe(
@@ -3911,13 +3946,19 @@ pub mod v2025_03_26_v2025_06_18 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .unsubscribe(up::<_, new::UnsubscribeRequestParams>(&params)?, newer(cx))
+                .unsubscribe(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::UnsubscribeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "resources/unsubscribe")?;
+            >(&answer, "resources/unsubscribe", "2025-03-26")?;
             Ok(result)
         }
         async fn call_tool(
@@ -3930,13 +3971,19 @@ pub mod v2025_03_26_v2025_06_18 {
         > {
             let answer = self
                 .0
-                .call_tool(up::<_, new::CallToolRequestParams>(&params)?, newer(cx))
+                .call_tool(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::CallToolRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::CallToolResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::CallToolResult,
-            >(&answer, "tools/call")?;
+            >(&answer, "tools/call", "2025-03-26")?;
             Ok(result)
         }
         async fn list_tools(
@@ -3950,22 +3997,23 @@ pub mod v2025_03_26_v2025_06_18 {
             let answer = self
                 .0
                 .list_tools(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::ListToolsRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::ListToolsRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListToolsResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListToolsResult,
-            >(&answer, "tools/list")?;
+            >(&answer, "tools/list", "2025-03-26")?;
             Ok(result)
         }
         async fn on_cancelled(
@@ -3979,7 +4027,10 @@ pub mod v2025_03_26_v2025_06_18 {
             };
             self.0
                 .on_cancelled(
-                    match up::<_, new::CancelledNotificationParams>(&params) {
+                    match crate::rt::convert::params_up::<
+                        _,
+                        new::CancelledNotificationParams,
+                    >(&params) {
                         Ok(p) => p,
                         Err(_) => return,
                     },
@@ -3998,14 +4049,13 @@ pub mod v2025_03_26_v2025_06_18 {
             };
             self.0
                 .on_initialized(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            match up::<_, new::ResultObject>(&p) {
-                                Ok(p) => ::std::option::Option::Some(p),
-                                Err(_) => return,
-                            }
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
+                    match params
+                        .as_ref()
+                        .map(crate::rt::convert::params_up::<_, new::ResultObject>)
+                        .transpose()
+                    {
+                        Ok(p) => p,
+                        Err(_) => return,
                     },
                     cx,
                 )
@@ -4022,7 +4072,10 @@ pub mod v2025_03_26_v2025_06_18 {
             };
             self.0
                 .on_progress(
-                    match up::<_, new::ProgressNotificationParams>(&params) {
+                    match crate::rt::convert::params_up::<
+                        _,
+                        new::ProgressNotificationParams,
+                    >(&params) {
                         Ok(p) => p,
                         Err(_) => return,
                     },
@@ -4041,14 +4094,13 @@ pub mod v2025_03_26_v2025_06_18 {
             };
             self.0
                 .on_roots_list_changed(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            match up::<_, new::ResultObject>(&p) {
-                                Ok(p) => ::std::option::Option::Some(p),
-                                Err(_) => return,
-                            }
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
+                    match params
+                        .as_ref()
+                        .map(crate::rt::convert::params_up::<_, new::ResultObject>)
+                        .transpose()
+                    {
+                        Ok(p) => p,
+                        Err(_) => return,
                     },
                     cx,
                 )
@@ -5819,34 +5871,6 @@ pub mod v2025_06_18_v2025_11_25 {
             peer: new::handlers::ClientPeer(cx.peer.0),
         }
     }
-    /// Params converted up; -32602 where they do not fit the newer version.
-    fn up<S, T>(params: &S) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
-    where
-        S: serde::Serialize + crate::rt::strict::Check,
-        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
-    {
-        crate::rt::convert::exact(params)
-            .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))
-    }
-    /// A result converted down; -32603 naming what the older version cannot carry.
-    fn down<S, T>(
-        result: &S,
-        method: &str,
-    ) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
-    where
-        S: serde::Serialize + crate::rt::strict::Check,
-        T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
-    {
-        crate::rt::convert::exact(result)
-            .map_err(|e| {
-                crate::rt::jsonrpc::ErrorObject::internal_error(
-                    ::std::format!(
-                        "the `{method}` result cannot be expressed in {}: {e}",
-                        "2025-06-18"
-                    ),
-                )
-            })
-    }
     impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
     for ServeOlder<H> {
         async fn complete(
@@ -5859,13 +5883,19 @@ pub mod v2025_06_18_v2025_11_25 {
         > {
             let answer = self
                 .0
-                .complete(up::<_, new::CompleteRequestParams>(&params)?, newer(cx))
+                .complete(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::CompleteRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::CompleteResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::CompleteResult,
-            >(&answer, "completion/complete")?;
+            >(&answer, "completion/complete", "2025-06-18")?;
             Ok(result)
         }
         async fn initialize(
@@ -5878,13 +5908,19 @@ pub mod v2025_06_18_v2025_11_25 {
         > {
             let answer = self
                 .0
-                .initialize(up::<_, new::InitializeRequestParams>(&params)?, newer(cx))
+                .initialize(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::InitializeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::InitializeResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::InitializeResult,
-            >(&answer, "initialize")?;
+            >(&answer, "initialize", "2025-06-18")?;
             result.protocol_version = "2025-06-18".into();
             Ok(result)
         }
@@ -5895,13 +5931,19 @@ pub mod v2025_06_18_v2025_11_25 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .set_level(up::<_, new::SetLevelRequestParams>(&params)?, newer(cx))
+                .set_level(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::SetLevelRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "logging/setLevel")?;
+            >(&answer, "logging/setLevel", "2025-06-18")?;
             Ok(result)
         }
         async fn ping(
@@ -5912,20 +5954,18 @@ pub mod v2025_06_18_v2025_11_25 {
             let answer = self
                 .0
                 .ping(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(up::<_, new::RequestParams>(&p)?)
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(crate::rt::convert::params_up::<_, new::RequestParams>)
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "ping")?;
+            >(&answer, "ping", "2025-06-18")?;
             Ok(result)
         }
         async fn get_prompt(
@@ -5938,13 +5978,19 @@ pub mod v2025_06_18_v2025_11_25 {
         > {
             let answer = self
                 .0
-                .get_prompt(up::<_, new::GetPromptRequestParams>(&params)?, newer(cx))
+                .get_prompt(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::GetPromptRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::GetPromptResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::GetPromptResult,
-            >(&answer, "prompts/get")?;
+            >(&answer, "prompts/get", "2025-06-18")?;
             Ok(result)
         }
         async fn list_prompts(
@@ -5958,22 +6004,23 @@ pub mod v2025_06_18_v2025_11_25 {
             let answer = self
                 .0
                 .list_prompts(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::PaginatedRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::PaginatedRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListPromptsResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListPromptsResult,
-            >(&answer, "prompts/list")?;
+            >(&answer, "prompts/list", "2025-06-18")?;
             Ok(result)
         }
         async fn list_resources(
@@ -5987,22 +6034,23 @@ pub mod v2025_06_18_v2025_11_25 {
             let answer = self
                 .0
                 .list_resources(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::PaginatedRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::PaginatedRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListResourcesResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListResourcesResult,
-            >(&answer, "resources/list")?;
+            >(&answer, "resources/list", "2025-06-18")?;
             Ok(result)
         }
         async fn read_resource(
@@ -6016,15 +6064,18 @@ pub mod v2025_06_18_v2025_11_25 {
             let answer = self
                 .0
                 .read_resource(
-                    up::<_, new::ReadResourceRequestParams>(&params)?,
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::ReadResourceRequestParams,
+                    >(&params)?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ReadResourceResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ReadResourceResult,
-            >(&answer, "resources/read")?;
+            >(&answer, "resources/read", "2025-06-18")?;
             Ok(result)
         }
         async fn subscribe(
@@ -6034,13 +6085,19 @@ pub mod v2025_06_18_v2025_11_25 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .subscribe(up::<_, new::SubscribeRequestParams>(&params)?, newer(cx))
+                .subscribe(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::SubscribeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "resources/subscribe")?;
+            >(&answer, "resources/subscribe", "2025-06-18")?;
             Ok(result)
         }
         async fn list_resource_templates(
@@ -6054,22 +6111,23 @@ pub mod v2025_06_18_v2025_11_25 {
             let answer = self
                 .0
                 .list_resource_templates(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::PaginatedRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::PaginatedRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListResourceTemplatesResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListResourceTemplatesResult,
-            >(&answer, "resources/templates/list")?;
+            >(&answer, "resources/templates/list", "2025-06-18")?;
             Ok(result)
         }
         async fn unsubscribe(
@@ -6079,13 +6137,19 @@ pub mod v2025_06_18_v2025_11_25 {
         ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
             let answer = self
                 .0
-                .unsubscribe(up::<_, new::UnsubscribeRequestParams>(&params)?, newer(cx))
+                .unsubscribe(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::UnsubscribeRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::EmptyResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::EmptyResult,
-            >(&answer, "resources/unsubscribe")?;
+            >(&answer, "resources/unsubscribe", "2025-06-18")?;
             Ok(result)
         }
         async fn call_tool(
@@ -6098,13 +6162,19 @@ pub mod v2025_06_18_v2025_11_25 {
         > {
             let answer = self
                 .0
-                .call_tool(up::<_, new::CallToolRequestParams>(&params)?, newer(cx))
+                .call_tool(
+                    crate::rt::convert::params_up::<
+                        _,
+                        new::CallToolRequestParams,
+                    >(&params)?,
+                    newer(cx),
+                )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::CallToolOutcome,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::CallToolResult,
-            >(&answer, "tools/call")?;
+            >(&answer, "tools/call", "2025-06-18")?;
             Ok(result)
         }
         async fn list_tools(
@@ -6118,22 +6188,23 @@ pub mod v2025_06_18_v2025_11_25 {
             let answer = self
                 .0
                 .list_tools(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            ::std::option::Option::Some(
-                                up::<_, new::PaginatedRequestParams>(&p)?,
-                            )
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
-                    },
+                    params
+                        .as_ref()
+                        .map(
+                            crate::rt::convert::params_up::<
+                                _,
+                                new::PaginatedRequestParams,
+                            >,
+                        )
+                        .transpose()?,
                     newer(cx),
                 )
                 .await?;
             #[allow(unused_mut)]
-            let mut result = down::<
-                new::ListToolsResult,
+            let mut result = crate::rt::convert::result_down::<
+                _,
                 old::ListToolsResult,
-            >(&answer, "tools/list")?;
+            >(&answer, "tools/list", "2025-06-18")?;
             Ok(result)
         }
         async fn on_cancelled(
@@ -6147,7 +6218,10 @@ pub mod v2025_06_18_v2025_11_25 {
             };
             self.0
                 .on_cancelled(
-                    match up::<_, new::CancelledNotificationParams>(&params) {
+                    match crate::rt::convert::params_up::<
+                        _,
+                        new::CancelledNotificationParams,
+                    >(&params) {
                         Ok(p) => p,
                         Err(_) => return,
                     },
@@ -6166,14 +6240,13 @@ pub mod v2025_06_18_v2025_11_25 {
             };
             self.0
                 .on_initialized(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            match up::<_, new::NotificationParams>(&p) {
-                                Ok(p) => ::std::option::Option::Some(p),
-                                Err(_) => return,
-                            }
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
+                    match params
+                        .as_ref()
+                        .map(crate::rt::convert::params_up::<_, new::NotificationParams>)
+                        .transpose()
+                    {
+                        Ok(p) => p,
+                        Err(_) => return,
                     },
                     cx,
                 )
@@ -6190,7 +6263,10 @@ pub mod v2025_06_18_v2025_11_25 {
             };
             self.0
                 .on_progress(
-                    match up::<_, new::ProgressNotificationParams>(&params) {
+                    match crate::rt::convert::params_up::<
+                        _,
+                        new::ProgressNotificationParams,
+                    >(&params) {
                         Ok(p) => p,
                         Err(_) => return,
                     },
@@ -6209,14 +6285,13 @@ pub mod v2025_06_18_v2025_11_25 {
             };
             self.0
                 .on_roots_list_changed(
-                    match params {
-                        ::std::option::Option::Some(p) => {
-                            match up::<_, new::NotificationParams>(&p) {
-                                Ok(p) => ::std::option::Option::Some(p),
-                                Err(_) => return,
-                            }
-                        }
-                        ::std::option::Option::None => ::std::option::Option::None,
+                    match params
+                        .as_ref()
+                        .map(crate::rt::convert::params_up::<_, new::NotificationParams>)
+                        .transpose()
+                    {
+                        Ok(p) => p,
+                        Err(_) => return,
                     },
                     cx,
                 )

@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::diff::render;
 use crate::model::{ConstValue, Kind, Model, TypeDef, TypeRef};
 
 /// Why a value of the source type need not fit the target type: where, and what.
@@ -112,8 +113,8 @@ impl<'m> Fits<'m> {
                     }
                     _ => misfit(format!(
                         "{} does not fit {}",
-                        show(self.from, a),
-                        show(self.to, b)
+                        render(self.from, a),
+                        render(self.to, b)
                     )),
                 }
             }
@@ -122,12 +123,12 @@ impl<'m> Fits<'m> {
             (TypeRef::Named(n), _) => self.named_fits(n, b),
             (_, TypeRef::Named(m)) => match self.to_types.get(m.as_str()).map(|t| t.kind.clone()) {
                 Some(Kind::Union { variants, .. }) => self.fits_an_arm(a, &variants),
-                _ => misfit(format!("{} does not fit {m}", show(self.from, a))),
+                _ => misfit(format!("{} does not fit {m}", render(self.from, a))),
             },
             _ => misfit(format!(
                 "{} does not fit {}",
-                show(self.from, a),
-                show(self.to, b)
+                render(self.from, a),
+                render(self.to, b)
             )),
         }
     }
@@ -140,7 +141,7 @@ impl<'m> Fits<'m> {
                 why: format!("{n} is not defined"),
             });
         };
-        let key = (n.to_string(), show(self.to, b));
+        let key = (n.to_string(), render(self.to, b));
         if !self.assumed.insert(key.clone()) {
             return Ok(());
         }
@@ -178,7 +179,7 @@ impl<'m> Fits<'m> {
                 }
                 for v in variants {
                     self.fits(&v.ty, b)
-                        .map_err(|m| m.under(&format!("|{}", show(self.from, &v.ty))))?;
+                        .map_err(|m| m.under(&format!("|{}", render(self.from, &v.ty))))?;
                 }
                 Ok(())
             }
@@ -224,7 +225,7 @@ impl<'m> Fits<'m> {
             (_, Some(Kind::Union { variants, .. }), _) => {
                 self.fits_an_arm(&TypeRef::Named(n.to_string()), &variants)
             }
-            _ => misfit(format!("{n} does not fit {}", show(self.to, b))),
+            _ => misfit(format!("{n} does not fit {}", render(self.to, b))),
         }
     }
 
@@ -243,7 +244,7 @@ impl<'m> Fits<'m> {
         }
         Err(Misfit {
             path: String::new(),
-            why: format!("no arm takes {}", show(self.from, a)),
+            why: format!("no arm takes {}", render(self.from, a)),
         })
     }
 }
@@ -261,24 +262,4 @@ fn const_value<'m>(model: &'m Model, name: &str) -> Option<&'m ConstValue> {
         .iter()
         .find(|c| c.name == name)
         .map(|c| &c.value)
-}
-
-fn show(model: &Model, ty: &TypeRef) -> String {
-    match ty {
-        TypeRef::Named(n) => n.clone(),
-        TypeRef::Const(c) => match const_value(model, c) {
-            Some(ConstValue::String(s)) => format!("{s:?}"),
-            Some(ConstValue::Integer(i)) => i.to_string(),
-            Some(ConstValue::Boolean(b)) => b.to_string(),
-            None => c.clone(),
-        },
-        TypeRef::String => "string".into(),
-        TypeRef::Integer => "integer".into(),
-        TypeRef::Unsigned => "integer (>= 0)".into(),
-        TypeRef::Number => "number".into(),
-        TypeRef::Boolean => "boolean".into(),
-        TypeRef::Any => "any".into(),
-        TypeRef::Array(t) => format!("{}[]", show(model, t)),
-        TypeRef::Map(t) => format!("{{string: {}}}", show(model, t)),
-    }
 }

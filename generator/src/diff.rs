@@ -142,7 +142,8 @@ pub enum Breaks {
     Both,
 }
 
-fn render(model: &Model, ty: &TypeRef) -> String {
+/// A type as the reports write it: `Tool`, `string[]`, `{string: any}`, a const's value.
+pub(crate) fn render(model: &Model, ty: &TypeRef) -> String {
     match ty {
         TypeRef::Named(n) => n.clone(),
         TypeRef::Const(c) => match model.consts.iter().find(|k| &k.name == c).map(|k| &k.value) {

@@ -25,6 +25,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::jsonrpc::ErrorObject;
 use crate::path;
 use crate::strict::{self, Check};
 
@@ -75,13 +76,9 @@ where
     let text = serde_json::to_string(source)
         .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
     let target: T = path::from_str(&text).map_err(|e| {
-        let message = e.inner().to_string();
-        // serde_json's message ends with a position in a text nobody wrote.
-        let message = match message.rfind(" at line ") {
-            Some(at) => message[..at].to_string(),
-            None => message,
-        };
-        ConvertError::new(e.path(), message)
+        // Positions would point into a text nobody wrote.
+        let e = e.without_position();
+        ConvertError::new(e.path(), e.inner().to_string())
     })?;
     // What the target holds only in a catch-all, where the source knew the value.
     let known_before: BTreeSet<String> =
@@ -102,6 +99,30 @@ where
         None => Ok(target),
         Some(at) => Err(ConvertError::new(at, "is not written back as it was")),
     }
+}
+
+/// A request's params converted into another version's for its handler: [`exact`], with
+/// what does not convert answered as invalid params (-32602).
+pub fn params_up<S, T>(params: &S) -> Result<T, ErrorObject>
+where
+    S: Serialize + Check + ?Sized,
+    T: DeserializeOwned + Serialize + Check,
+{
+    exact(params).map_err(|e| ErrorObject::invalid_params(e.to_string()))
+}
+
+/// A handler's result converted into the version of the peer that asked (`version`): [`exact`],
+/// with what that version cannot carry answered as an internal error (-32603) naming `method`.
+pub fn result_down<S, T>(result: &S, method: &str, version: &str) -> Result<T, ErrorObject>
+where
+    S: Serialize + Check + ?Sized,
+    T: DeserializeOwned + Serialize + Check,
+{
+    exact(result).map_err(|e| {
+        ErrorObject::internal_error(format!(
+            "the `{method}` result cannot be expressed in {version}: {e}"
+        ))
+    })
 }
 
 /// `source` as a `T`, for types where every value of the source's schema is one of the

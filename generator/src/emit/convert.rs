@@ -228,10 +228,6 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
             .cloned()
             .collect()
     };
-    let named = |t: &Option<TypeRef>| match t {
-        Some(TypeRef::Named(n)) => Some(ident(n)),
-        _ => None,
-    };
     let protocol_version = old
         .types
         .iter()
@@ -250,48 +246,18 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
         let Some(n) = new_answers.iter().find(|x| x.method == m.method) else {
             continue;
         };
-        let (Some(old_result), Some(new_result)) = (m.result.as_deref(), n.result.as_deref())
-        else {
+        let (Some(old_result), true) = (m.result.as_deref(), n.result.is_some()) else {
             continue;
         };
         let f = ident(&super::handlers::handler_fn_name(&m));
         let g = ident(&super::handlers::handler_fn_name(n));
-        let (old_result, new_result) = (ident(old_result), ident(new_result));
+        let old_result = ident(old_result);
         let method = &m.method;
         // What the older handler takes, and the newer one's params made from it.
-        let (param, call) = match (
-            named(&m.params),
-            named(&n.params),
-            m.params_required,
-            n.params_required,
-        ) {
-            (None, None, ..) if m.params.is_none() && n.params.is_none() => (quote!(), quote!()),
-            (Some(a), Some(b), true, true) => (
-                quote!(params: old::#a,),
-                quote!(up::<_, new::#b>(&params)?,),
-            ),
-            (Some(a), Some(b), true, false) => (
-                quote!(params: old::#a,),
-                quote!(::std::option::Option::Some(up::<_, new::#b>(&params)?),),
-            ),
-            (Some(a), Some(b), false, false) => (
-                quote!(params: ::std::option::Option<old::#a>,),
-                quote!(match params {
-                    ::std::option::Option::Some(p) => ::std::option::Option::Some(up::<_, new::#b>(&p)?),
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },),
-            ),
-            (Some(a), Some(b), false, true) => (
-                quote!(params: ::std::option::Option<old::#a>,),
-                quote!(match params {
-                    ::std::option::Option::Some(p) => up::<_, new::#b>(&p)?,
-                    ::std::option::Option::None => crate::rt::path::from_str::<new::#b>("{}")
-                        .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))?,
-                },),
-            ),
-            // Params of another shape: not forwarded (the older trait's default answers).
-            _ => continue,
+        let Some((param, up)) = params_up(&m, n) else {
+            continue;
         };
+        let call = up.map(|up| quote!(#up?,));
         let fix_version = (m.method == "initialize")
             .then_some(protocol_version.as_ref())
             .flatten()
@@ -302,7 +268,7 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
             {
                 let answer = self.0.#g(#call newer(cx)).await?;
                 #[allow(unused_mut)]
-                let mut result = down::<new::#new_result, old::#old_result>(&answer, #method)?;
+                let mut result = crate::rt::convert::result_down::<_, old::#old_result>(&answer, #method, #version)?;
                 #fix_version
                 Ok(result)
             }
@@ -314,29 +280,11 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
         };
         let f = ident(&super::handlers::handler_fn_name(&m));
         let g = ident(&super::handlers::handler_fn_name(n));
-        let (param, call) = match (
-            named(&m.params),
-            named(&n.params),
-            m.params_required,
-            n.params_required,
-        ) {
-            (None, None, ..) if m.params.is_none() && n.params.is_none() => (quote!(), quote!()),
-            (Some(a), Some(b), true, true) => (
-                quote!(params: old::#a,),
-                quote!(match up::<_, new::#b>(&params) { Ok(p) => p, Err(_) => return },),
-            ),
-            (Some(a), Some(b), false, false) => (
-                quote!(params: ::std::option::Option<old::#a>,),
-                quote!(match params {
-                    ::std::option::Option::Some(p) => match up::<_, new::#b>(&p) {
-                        Ok(p) => ::std::option::Option::Some(p),
-                        Err(_) => return,
-                    },
-                    ::std::option::Option::None => ::std::option::Option::None,
-                },),
-            ),
-            _ => continue,
+        // A notification whose params do not convert is not passed on.
+        let Some((param, up)) = params_up(&m, n) else {
+            continue;
         };
+        let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
         forwarded.push(quote! {
             async fn #f(&self, #param cx: NotificationContext<old::handlers::ClientPeer>) {
                 let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(cx.peer.0) };
@@ -366,31 +314,43 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
             RequestContext { id: cx.id, meta: cx.meta, peer: new::handlers::ClientPeer(cx.peer.0) }
         }
 
-        /// Params converted up; -32602 where they do not fit the newer version.
-        fn up<S, T>(params: &S) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
-        where
-            S: serde::Serialize + crate::rt::strict::Check,
-            T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
-        {
-            crate::rt::convert::exact(params)
-                .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string()))
-        }
-
-        /// A result converted down; -32603 naming what the older version cannot carry.
-        fn down<S, T>(result: &S, method: &str) -> ::std::result::Result<T, crate::rt::jsonrpc::ErrorObject>
-        where
-            S: serde::Serialize + crate::rt::strict::Check,
-            T: serde::de::DeserializeOwned + serde::Serialize + crate::rt::strict::Check,
-        {
-            crate::rt::convert::exact(result).map_err(|e| {
-                crate::rt::jsonrpc::ErrorObject::internal_error(::std::format!(
-                    "the `{method}` result cannot be expressed in {}: {e}", #version
-                ))
-            })
-        }
-
         impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler for ServeOlder<H> {
             #( #forwarded )*
         }
     }
+}
+
+/// What an older handler's method takes for `m`'s params, and an expression giving the
+/// newer method's (`n`'s) params from them as a `Result<_, ErrorObject>` (-32602 where they
+/// do not convert); no expression where neither method has params. `None` for params of
+/// another shape (the method is not forwarded: the older trait's default answers).
+fn params_up(m: &MethodDef, n: &MethodDef) -> Option<(TokenStream, Option<TokenStream>)> {
+    let named = |t: &Option<TypeRef>| match t {
+        Some(TypeRef::Named(n)) => Some(ident(n)),
+        _ => None,
+    };
+    if m.params.is_none() && n.params.is_none() {
+        return Some((quote!(), None));
+    }
+    let (a, b) = (named(&m.params)?, named(&n.params)?);
+    let up = quote!(crate::rt::convert::params_up::<_, new::#b>);
+    Some(match (m.params_required, n.params_required) {
+        (true, true) => (quote!(params: old::#a,), Some(quote!(#up(&params)))),
+        (true, false) => (
+            quote!(params: old::#a,),
+            Some(quote!(#up(&params).map(::std::option::Option::Some))),
+        ),
+        (false, false) => (
+            quote!(params: ::std::option::Option<old::#a>,),
+            Some(quote!(params.as_ref().map(#up).transpose())),
+        ),
+        (false, true) => (
+            quote!(params: ::std::option::Option<old::#a>,),
+            Some(quote!(match &params {
+                ::std::option::Option::Some(p) => #up(p),
+                ::std::option::Option::None => crate::rt::path::from_str::<new::#b>("{}")
+                    .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string())),
+            })),
+        ),
+    })
 }

@@ -24,7 +24,7 @@ enum Side {
 }
 
 /// The handler's argument type for a method's params: `P`, `Option<P>`, or none.
-fn params_arg(m: &MethodDef) -> Option<TokenStream> {
+pub(super) fn params_arg(m: &MethodDef) -> Option<TokenStream> {
     params_type(m).map(|t| {
         if m.params_required {
             t

@@ -15,7 +15,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::build;
-use super::rust::{ident, params_type, result_type};
+use super::rust::{ident, result_type};
 use crate::model::{Field, Kind, MethodDef, Model, TypeDef, TypeRef};
 
 /// The struct fields of a type by name.
@@ -62,14 +62,7 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     // The signature of the trait's method, as `handlers::handler_trait` spells it.
     let sig = |m: &MethodDef| {
         let f = ident(&super::handlers::handler_fn_name(m));
-        let param = params_type(m).map(|t| {
-            let t = if m.params_required {
-                t
-            } else {
-                quote!(::std::option::Option<#t>)
-            };
-            quote!(params: #t,)
-        });
+        let param = super::handlers::params_arg(m).map(|t| quote!(params: #t,));
         let result = result_type(m);
         quote! {
             async fn #f(&self, #param cx: RequestContext<ClientPeer>)
