@@ -8271,6 +8271,343 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::convert::lossless(&value)
         }
     }
+    use crate::rt::service::{Meta, NotificationContext, RequestContext};
+    use ::std::sync::Arc;
+    /// Serves clients of `2025-11-25` with a server handler written for `2026-07-28`, across the change of lifecycle (what each side's becomes in the other is in [`rt::bridge`](crate::rt::bridge)): each request both versions have gets the client's capabilities, info and log level in its `_meta`, input the handler asks for is asked of the client, and the result is converted down; `initialize` is answered from `server/discover`. A request only `2025-11-25` has, and that the bridge does not make of the newer one's, is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. One per connection: it remembers what the client said. The handler's notifications reach the client as it writes them.
+    pub struct ServeOlder<H> {
+        handler: Arc<H>,
+        bridge: Arc<crate::rt::bridge::Bridge>,
+    }
+    impl<H> ServeOlder<H> {
+        /// Serves `handler` to one connection of `2025-11-25` clients; resource subscriptions are not offered.
+        pub fn new(handler: H) -> Self {
+            ServeOlder {
+                handler: Arc::new(handler),
+                bridge: Arc::new(crate::rt::bridge::Bridge::new("2026-07-28")),
+            }
+        }
+        /// This adapter, serving resource subscriptions with a `subscriptions/listen`
+        /// that `spawn` runs in the background (`|f| { tokio::spawn(f); }`). Call it
+        /// before serving: it starts the connection afresh.
+        pub fn with_spawn(
+            self,
+            spawn: impl Fn(
+                crate::rt::service::BoxFuture<'static, ()>,
+            ) + Send + Sync + 'static,
+        ) -> Self {
+            let bridge = crate::rt::bridge::Bridge::new("2026-07-28")
+                .with_spawn(Arc::new(spawn));
+            ServeOlder {
+                handler: self.handler,
+                bridge: Arc::new(bridge),
+            }
+        }
+    }
+    impl<H> ::std::clone::Clone for ServeOlder<H> {
+        fn clone(&self) -> Self {
+            ServeOlder {
+                handler: self.handler.clone(),
+                bridge: self.bridge.clone(),
+            }
+        }
+    }
+    impl<H> ::std::fmt::Debug for ServeOlder<H> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.debug_struct("ServeOlder")
+                .field("bridge", &self.bridge)
+                .finish_non_exhaustive()
+        }
+    }
+    /// The newer handler's context: the same request on the same connection, with the
+    /// `_meta` the bridge gave it.
+    fn newer(
+        cx: &RequestContext<old::handlers::ClientPeer>,
+        meta: Meta,
+    ) -> RequestContext<new::handlers::ClientPeer> {
+        RequestContext {
+            id: cx.id.clone(),
+            meta: ::std::option::Option::Some(meta),
+            peer: new::handlers::ClientPeer(cx.peer.0.clone()),
+        }
+    }
+    impl<H: new::handlers::ServerHandler + 'static> ServeOlder<H> {
+        /// Changes the subscribed URIs and restarts the handler's listener for them.
+        fn listen<S: crate::serde::Serialize>(
+            &self,
+            subscribe: bool,
+            params: &S,
+            cx: &RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<(), crate::rt::jsonrpc::ErrorObject> {
+            let handler = self.handler.clone();
+            let peer = crate::rt::bridge::older_peer(&cx.peer.0);
+            self.bridge
+                .resubscribe(
+                    subscribe,
+                    params,
+                    move |params, meta| {
+                        let params = crate::rt::convert::params_up::<
+                            _,
+                            new::SubscriptionsListenRequestParams,
+                        >(&params)?;
+                        let cx = RequestContext {
+                            id: crate::rt::jsonrpc::Id::String(
+                                "subscriptions/listen".into(),
+                            ),
+                            meta: ::std::option::Option::Some(meta),
+                            peer: new::handlers::ClientPeer(peer),
+                        };
+                        ::std::result::Result::Ok(
+                            ::std::boxed::Box::pin(async move {
+                                let _ = handler.subscriptions_listen(params, cx).await;
+                            }),
+                        )
+                    },
+                )
+        }
+    }
+    impl<H: new::handlers::ServerHandler + 'static> old::handlers::ServerHandler
+    for ServeOlder<H> {
+        async fn complete(
+            &self,
+            params: old::CompleteRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::CompleteResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| self.handler.complete(params, newer(&cx, meta)),
+                )
+                .await?;
+            crate::rt::convert::result_down::<
+                _,
+                old::CompleteResult,
+            >(&answer, "completion/complete", "2025-11-25")
+        }
+        async fn initialize(
+            &self,
+            params: old::InitializeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::InitializeResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            self.bridge.initialize(&params);
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| self.handler.discover(params, newer(&cx, meta)),
+                )
+                .await?;
+            let result = self.bridge.initialize_result(&answer, "2025-11-25")?;
+            crate::rt::convert::result_down::<
+                _,
+                old::InitializeResult,
+            >(&result, "initialize", "2025-11-25")
+        }
+        async fn set_level(
+            &self,
+            params: old::SetLevelRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            let _ = cx;
+            self.bridge.set_level(&params)?;
+            Ok(::std::default::Default::default())
+        }
+        async fn get_prompt(
+            &self,
+            params: old::GetPromptRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::GetPromptResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| self.handler.get_prompt(params, newer(&cx, meta)),
+                )
+                .await?;
+            crate::rt::convert::result_down::<
+                _,
+                old::GetPromptResult,
+            >(&answer, "prompts/get", "2025-11-25")
+        }
+        async fn list_prompts(
+            &self,
+            params: ::std::option::Option<old::PaginatedRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListPromptsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| self.handler.list_prompts(params, newer(&cx, meta)),
+                )
+                .await?;
+            crate::rt::convert::result_down::<
+                _,
+                old::ListPromptsResult,
+            >(&answer, "prompts/list", "2025-11-25")
+        }
+        async fn list_resources(
+            &self,
+            params: ::std::option::Option<old::PaginatedRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListResourcesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| self.handler.list_resources(params, newer(&cx, meta)),
+                )
+                .await?;
+            crate::rt::convert::result_down::<
+                _,
+                old::ListResourcesResult,
+            >(&answer, "resources/list", "2025-11-25")
+        }
+        async fn read_resource(
+            &self,
+            params: old::ReadResourceRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ReadResourceResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| self.handler.read_resource(params, newer(&cx, meta)),
+                )
+                .await?;
+            crate::rt::convert::result_down::<
+                _,
+                old::ReadResourceResult,
+            >(&answer, "resources/read", "2025-11-25")
+        }
+        async fn subscribe(
+            &self,
+            params: old::SubscribeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            self.listen(true, &params, &cx)?;
+            Ok(::std::default::Default::default())
+        }
+        async fn list_resource_templates(
+            &self,
+            params: ::std::option::Option<old::PaginatedRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListResourceTemplatesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| {
+                        self.handler.list_resource_templates(params, newer(&cx, meta))
+                    },
+                )
+                .await?;
+            crate::rt::convert::result_down::<
+                _,
+                old::ListResourceTemplatesResult,
+            >(&answer, "resources/templates/list", "2025-11-25")
+        }
+        async fn unsubscribe(
+            &self,
+            params: old::UnsubscribeRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
+            self.listen(false, &params, &cx)?;
+            Ok(::std::default::Default::default())
+        }
+        async fn call_tool(
+            &self,
+            params: old::CallToolRequestParams,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::CallToolOutcome,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| self.handler.call_tool(params, newer(&cx, meta)),
+                )
+                .await?;
+            crate::rt::convert::result_down::<
+                _,
+                old::CallToolOutcome,
+            >(&answer, "tools/call", "2025-11-25")
+        }
+        async fn list_tools(
+            &self,
+            params: ::std::option::Option<old::PaginatedRequestParams>,
+            cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> ::std::result::Result<
+            old::ListToolsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let answer = self
+                .bridge
+                .call(
+                    &params,
+                    &cx.peer.0,
+                    |params, meta| self.handler.list_tools(params, newer(&cx, meta)),
+                )
+                .await?;
+            crate::rt::convert::result_down::<
+                _,
+                old::ListToolsResult,
+            >(&answer, "tools/list", "2025-11-25")
+        }
+        async fn on_cancelled(
+            &self,
+            params: old::CancelledNotificationParams,
+            cx: NotificationContext<old::handlers::ClientPeer>,
+        ) {
+            let cx = NotificationContext {
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(cx.peer.0),
+            };
+            self.handler
+                .on_cancelled(
+                    match crate::rt::convert::params_up::<
+                        _,
+                        new::CancelledNotificationParams,
+                    >(&params) {
+                        Ok(p) => p,
+                        Err(_) => return,
+                    },
+                    cx,
+                )
+                .await
+        }
+    }
 }
 
 /// `2026-07-28` ⇄ `draft`.

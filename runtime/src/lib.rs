@@ -23,6 +23,7 @@ pub use serde;
 /// The `serde_json` this crate is built with.
 pub use serde_json;
 
+pub mod bridge;
 mod content;
 pub mod convert;
 pub mod json;

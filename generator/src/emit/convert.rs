@@ -107,7 +107,11 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         let module = ident(&format!("{old_mod}_{new_mod}"));
         let (old_ident, new_ident) = (ident(&old_mod), ident(&new_mod));
         let doc = format!(" `{}` ⇄ `{}`.", old.version, new.version);
-        let adapter = serve_older(old, new);
+        let adapter = if has(new, "server/discover") {
+            serve_older_discover(old, new)
+        } else {
+            serve_older(old, new)
+        };
         pairs.push(quote! {
             #[doc = #doc]
             #[cfg(all(feature = "convert", feature = #old_feature, feature = #new_feature))]
@@ -316,6 +320,239 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
 
         impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler for ServeOlder<H> {
             #( #forwarded )*
+        }
+    }
+}
+
+/// Whether `m` has the method `method`.
+fn has(m: &Model, method: &str) -> bool {
+    m.methods.iter().any(|x| x.method == method)
+}
+
+/// The requests and the notifications a server handler of `m` answers.
+fn served(m: &Model) -> (Vec<MethodDef>, Vec<MethodDef>) {
+    let set = |kind| {
+        m.method_set(kind, true, true)
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    (set(MessageKind::Request), set(MessageKind::Notification))
+}
+
+/// An older method's parameter as the trait declares it, and the params to give
+/// `rt::bridge` (`&()`, written as `null`, where there are none); `None` for params of
+/// another shape.
+fn old_param(m: &MethodDef) -> Option<(TokenStream, TokenStream)> {
+    match (&m.params, m.params_required) {
+        (None, _) => Some((quote!(), quote!(&()))),
+        (Some(TypeRef::Named(a)), true) => {
+            let a = ident(a);
+            Some((quote!(params: old::#a,), quote!(&params)))
+        }
+        (Some(TypeRef::Named(a)), false) => {
+            let a = ident(a);
+            Some((
+                quote!(params: ::std::option::Option<old::#a>,),
+                quote!(&params),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `ServeOlder<H>` across the lifecycle change: a server handler of an `initialize`-era
+/// version made of one of the `server/discover` era, through `rt::bridge` (which says
+/// what each side's lifecycle becomes in the other). Each request both versions answer is
+/// forwarded with the bridge's `_meta`, input the handler asks for is asked of the
+/// client, and the result converted down. `initialize` is answered from `server/discover`,
+/// `logging/setLevel` sets the level the bridge passes on, and `resources/subscribe` /
+/// `unsubscribe` drive a background `subscriptions/listen` — each where the two models
+/// have those methods.
+fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
+    if !has(old, "initialize") || has(old, "server/discover") {
+        return quote!();
+    }
+    let (old_answers, old_hears) = served(old);
+    let (new_answers, new_hears) = served(new);
+    let find = |set: &[MethodDef], method: &str| set.iter().find(|x| x.method == method).cloned();
+    let (version, new_version) = (&old.version, &new.version);
+    let mut methods = Vec::new();
+    for m in &old_answers {
+        let Some(old_result) = m.result.as_deref().map(ident) else {
+            continue;
+        };
+        let Some((param, arg)) = old_param(m) else {
+            continue;
+        };
+        let f = ident(&super::handlers::handler_fn_name(m));
+        let signature = quote! {
+            async fn #f(&self, #param cx: RequestContext<old::handlers::ClientPeer>)
+                -> ::std::result::Result<old::#old_result, crate::rt::jsonrpc::ErrorObject>
+        };
+        let forward = |n: &MethodDef| {
+            let g = ident(&super::handlers::handler_fn_name(n));
+            quote! {
+                self.bridge.call(#arg, &cx.peer.0, |params, meta| self.handler.#g(params, newer(&cx, meta))).await?
+            }
+        };
+        let method = m.method.as_str();
+        let body = match (method, find(&new_answers, method)) {
+            (_, Some(n)) if n.params.is_some() && n.result.is_some() => {
+                let call = forward(&n);
+                quote! {
+                    let answer = #call;
+                    crate::rt::convert::result_down::<_, old::#old_result>(&answer, #method, #version)
+                }
+            }
+            ("initialize", None) => match find(&new_answers, "server/discover") {
+                Some(n) if n.params.is_some() && m.params_required => {
+                    let call = forward(&n);
+                    quote! {
+                        self.bridge.initialize(&params);
+                        let answer = #call;
+                        let result = self.bridge.initialize_result(&answer, #version)?;
+                        crate::rt::convert::result_down::<_, old::#old_result>(&result, #method, #version)
+                    }
+                }
+                _ => continue,
+            },
+            ("logging/setLevel", None) if m.params_required => quote! {
+                let _ = cx;
+                self.bridge.set_level(&params)?;
+                Ok(::std::default::Default::default())
+            },
+            ("resources/subscribe" | "resources/unsubscribe", None)
+                if m.params_required && find(&new_answers, "subscriptions/listen").is_some() =>
+            {
+                let subscribe = method == "resources/subscribe";
+                quote! {
+                    self.listen(#subscribe, &params, &cx)?;
+                    Ok(::std::default::Default::default())
+                }
+            }
+            _ => continue,
+        };
+        methods.push(quote! { #signature { #body } });
+    }
+    for m in &old_hears {
+        let Some(n) = find(&new_hears, &m.method) else {
+            continue;
+        };
+        let f = ident(&super::handlers::handler_fn_name(m));
+        let g = ident(&super::handlers::handler_fn_name(&n));
+        let Some((param, up)) = params_up(m, &n) else {
+            continue;
+        };
+        let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
+        methods.push(quote! {
+            async fn #f(&self, #param cx: NotificationContext<old::handlers::ClientPeer>) {
+                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(cx.peer.0) };
+                self.handler.#g(#call cx).await
+            }
+        });
+    }
+    // The background listener behind `resources/subscribe`.
+    let listen = find(&new_answers, "subscriptions/listen").and_then(|n| {
+        let Some(TypeRef::Named(p)) = &n.params else {
+            return None;
+        };
+        let (p, g) = (ident(p), ident(&super::handlers::handler_fn_name(&n)));
+        Some(quote! {
+            impl<H: new::handlers::ServerHandler + 'static> ServeOlder<H> {
+                /// Changes the subscribed URIs and restarts the handler's listener for them.
+                fn listen<S: crate::serde::Serialize>(
+                    &self,
+                    subscribe: bool,
+                    params: &S,
+                    cx: &RequestContext<old::handlers::ClientPeer>,
+                ) -> ::std::result::Result<(), crate::rt::jsonrpc::ErrorObject> {
+                    let handler = self.handler.clone();
+                    let peer = crate::rt::bridge::older_peer(&cx.peer.0);
+                    self.bridge.resubscribe(subscribe, params, move |params, meta| {
+                        let params = crate::rt::convert::params_up::<_, new::#p>(&params)?;
+                        let cx = RequestContext {
+                            id: crate::rt::jsonrpc::Id::String("subscriptions/listen".into()),
+                            meta: ::std::option::Option::Some(meta),
+                            peer: new::handlers::ClientPeer(peer),
+                        };
+                        ::std::result::Result::Ok(::std::boxed::Box::pin(async move {
+                            let _ = handler.#g(params, cx).await;
+                        }))
+                    })
+                }
+            }
+        })
+    });
+    let doc = format!(
+        " Serves clients of `{version}` with a server handler written for `{new_version}`, \
+         across the change of lifecycle (what each side's becomes in the other is in \
+         [`rt::bridge`](crate::rt::bridge)): each request both versions have gets the \
+         client's capabilities, info and log level in its `_meta`, input the handler asks \
+         for is asked of the client, and the result is converted down; `initialize` is \
+         answered from `server/discover`. A request only `{version}` has, and that the \
+         bridge does not make of the newer one's, is answered by the older trait's default \
+         (-32601). Params that do not convert are -32602; a result the older version cannot \
+         carry is -32603, naming what. One per connection: it remembers what the client \
+         said. The handler's notifications reach the client as it writes them."
+    );
+    let new_doc = format!(
+        " Serves `handler` to one connection of `{version}` clients; resource \
+         subscriptions are not offered."
+    );
+    quote! {
+        use crate::rt::service::{Meta, NotificationContext, RequestContext};
+        use ::std::sync::Arc;
+
+        #[doc = #doc]
+        pub struct ServeOlder<H> {
+            handler: Arc<H>,
+            bridge: Arc<crate::rt::bridge::Bridge>,
+        }
+
+        impl<H> ServeOlder<H> {
+            #[doc = #new_doc]
+            pub fn new(handler: H) -> Self {
+                ServeOlder {
+                    handler: Arc::new(handler),
+                    bridge: Arc::new(crate::rt::bridge::Bridge::new(#new_version)),
+                }
+            }
+
+            /// This adapter, serving resource subscriptions with a `subscriptions/listen`
+            /// that `spawn` runs in the background (`|f| { tokio::spawn(f); }`). Call it
+            /// before serving: it starts the connection afresh.
+            pub fn with_spawn(
+                self,
+                spawn: impl Fn(crate::rt::service::BoxFuture<'static, ()>) + Send + Sync + 'static,
+            ) -> Self {
+                let bridge = crate::rt::bridge::Bridge::new(#new_version).with_spawn(Arc::new(spawn));
+                ServeOlder { handler: self.handler, bridge: Arc::new(bridge) }
+            }
+        }
+
+        impl<H> ::std::clone::Clone for ServeOlder<H> {
+            fn clone(&self) -> Self {
+                ServeOlder { handler: self.handler.clone(), bridge: self.bridge.clone() }
+            }
+        }
+
+        impl<H> ::std::fmt::Debug for ServeOlder<H> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.debug_struct("ServeOlder").field("bridge", &self.bridge).finish_non_exhaustive()
+            }
+        }
+
+        /// The newer handler's context: the same request on the same connection, with the
+        /// `_meta` the bridge gave it.
+        fn newer(cx: &RequestContext<old::handlers::ClientPeer>, meta: Meta) -> RequestContext<new::handlers::ClientPeer> {
+            RequestContext { id: cx.id.clone(), meta: ::std::option::Option::Some(meta), peer: new::handlers::ClientPeer(cx.peer.0.clone()) }
+        }
+
+        #listen
+
+        impl<H: new::handlers::ServerHandler + 'static> old::handlers::ServerHandler for ServeOlder<H> {
+            #( #methods )*
         }
     }
 }

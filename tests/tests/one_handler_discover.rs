@@ -1,0 +1,395 @@
+//! One handler across the change of lifecycle: a server written against 2026-07-28 (the
+//! `server/discover` era) serves 2025-11-25 clients (the `initialize` era) through
+//! `convert::v2025_11_25_v2026_07_28::ServeOlder`, and 2025-06-18 clients through one pair
+//! more, by the dispatch function a session serves with. What the older client says once
+//! (capabilities, log level) the handler sees in every request's `_meta`; what the handler
+//! asks for in a result (`input_required`) is asked of the client in its own request.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mcp_spec_types::convert::{v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v2026_07_28 as to_11};
+use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
+use mcp_spec_types::rt::service::{
+    BoxFuture, Open, Peer, RequestContext, Transport, TransportError,
+};
+use mcp_spec_types::{v2025_06_18, v2025_11_25, v2026_07_28 as v};
+use serde_json::{Value, json};
+
+type Cx = RequestContext<v::handlers::ClientPeer>;
+
+/// A 2026-07-28 server: one tool that asks the client to sample first, and that says what
+/// the request's `_meta` told it; a listener for resource updates.
+struct Handler {
+    /// How many listeners are running.
+    listening: Arc<Mutex<i32>>,
+}
+
+fn from<T: serde::de::DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).unwrap()
+}
+
+impl v::handlers::ServerHandler for Handler {
+    async fn discover(&self, _: v::RequestParams, _: Cx) -> Result<v::DiscoverResult, ErrorObject> {
+        Ok(from(json!({
+            "resultType": "complete", "cacheScope": "public", "ttlMs": 0,
+            "supportedVersions": ["2026-07-28"],
+            "capabilities": {"tools": {}, "logging": {}, "resources": {"subscribe": true}},
+            "instructions": "be kind",
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "new", "version": "2.0.0"}}
+        })))
+    }
+
+    async fn call_tool(
+        &self,
+        p: v::CallToolRequestParams,
+        cx: Cx,
+    ) -> Result<v::CallToolOutcome, ErrorObject> {
+        let meta = cx.meta.as_ref().map(|m| m.to_map()).unwrap_or_default();
+        if let Some(level) = meta.get("io.modelcontextprotocol/logLevel") {
+            let log = json!({"level": "info", "data": format!("level {level}")});
+            cx.peer
+                .notify_logging_message(&from(log))
+                .await
+                .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
+        }
+        if p.name == "plain" {
+            return Ok(v::CallToolOutcome::CallToolResult(v::CallToolResult::text(
+                "plain",
+            )));
+        }
+        let Some(responses) = p.input_responses else {
+            let ask = json!({
+                "resultType": "input_required", "requestState": "round 1",
+                "inputRequests": {"llm": {"method": "sampling/createMessage", "params": {
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
+                    "maxTokens": 5}}}
+            });
+            return Ok(v::CallToolOutcome::InputRequiredResult(from(ask)));
+        };
+        let answer = serde_json::to_value(&responses["llm"]).unwrap();
+        let text = format!(
+            "{} after {}; caps {}",
+            answer["content"]["text"],
+            p.request_state.unwrap_or_default(),
+            meta["io.modelcontextprotocol/clientCapabilities"]
+        );
+        Ok(v::CallToolOutcome::CallToolResult(v::CallToolResult::text(
+            text,
+        )))
+    }
+
+    async fn subscriptions_listen(
+        &self,
+        p: v::SubscriptionsListenRequestParams,
+        cx: Cx,
+    ) -> Result<v::SubscriptionsListenResult, ErrorObject> {
+        *self.listening.lock().unwrap() += 1;
+        let _running = Running(self.listening.clone());
+        let ack =
+            json!({"notifications": {}, "_meta": {"io.modelcontextprotocol/subscriptionId": "s"}});
+        let _ = cx.peer.notify_subscriptions_acknowledged(&from(ack)).await;
+        for uri in p.notifications.resource_subscriptions.unwrap_or_default() {
+            let _ = cx
+                .peer
+                .notify_resource_updated(&from(json!({"uri": uri})))
+                .await;
+        }
+        std::future::pending().await
+    }
+}
+
+/// Counts a listener down when its future is dropped.
+struct Running(Arc<Mutex<i32>>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        *self.0.lock().unwrap() -= 1;
+    }
+}
+
+/// The older client's side of the connection: it answers sampling, and keeps what it is
+/// sent.
+#[derive(Clone, Default)]
+struct OldClient(Arc<Mutex<Vec<Value>>>);
+
+impl Transport for OldClient {
+    fn request(&self, id: Id, message: String) -> BoxFuture<'_, Result<String, TransportError>> {
+        self.0
+            .lock()
+            .unwrap()
+            .push(serde_json::from_str(&message).unwrap());
+        let result = json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "sampled"}});
+        let id = serde_json::to_value(&id).unwrap();
+        Box::pin(
+            async move { Ok(json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()) },
+        )
+    }
+    fn notify(&self, message: String) -> BoxFuture<'_, Result<(), TransportError>> {
+        self.0
+            .lock()
+            .unwrap()
+            .push(serde_json::from_str(&message).unwrap());
+        Box::pin(async { Ok(()) })
+    }
+}
+
+impl OldClient {
+    fn methods(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|m| m["method"].as_str().unwrap_or("").to_owned())
+            .collect()
+    }
+}
+
+fn request(id: i64, method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+async fn at_11_25(
+    handler: &impl v2025_11_25::handlers::ServerHandler,
+    client: &OldClient,
+    message: String,
+) -> Value {
+    let back = v2025_11_25::handlers::ClientPeer(Peer::new(client.clone()));
+    let answer =
+        v2025_11_25::handlers::serve_client_message(handler, &Open, &back, message.as_bytes())
+            .await;
+    serde_json::from_str(&answer.expect("answered")).unwrap()
+}
+
+fn initialize(version: &str) -> Value {
+    json!({"protocolVersion": version, "capabilities": {"sampling": {}}, "clientInfo": {"name": "old", "version": "0"}})
+}
+
+fn handler() -> (Handler, Arc<Mutex<i32>>) {
+    let listening = Arc::new(Mutex::new(0));
+    (
+        Handler {
+            listening: listening.clone(),
+        },
+        listening,
+    )
+}
+
+#[tokio::test]
+async fn a_2026_07_28_handler_serves_2025_11_25_clients() {
+    let (h, _) = handler();
+    let server = to_11::ServeOlder::new(h);
+    let client = OldClient::default();
+    // `initialize` is answered from `server/discover`; without a spawner, no subscriptions.
+    let init = at_11_25(
+        &server,
+        &client,
+        request(1, "initialize", initialize("2025-11-25")),
+    )
+    .await;
+    let result = &init["result"];
+    assert_eq!(result["protocolVersion"], "2025-11-25", "{init}");
+    assert_eq!(
+        result["serverInfo"],
+        json!({"name": "new", "version": "2.0.0"})
+    );
+    assert_eq!(result["instructions"], "be kind");
+    assert_eq!(
+        result["capabilities"],
+        json!({"tools": {}, "logging": {}, "resources": {}})
+    );
+
+    // The handler asks for input in its result; the bridge asks the client, and calls again.
+    let call = at_11_25(
+        &server,
+        &client,
+        request(2, "tools/call", json!({"name": "ask"})),
+    )
+    .await;
+    let text = call["result"]["content"][0]["text"]
+        .as_str()
+        .expect("a text result");
+    assert_eq!(
+        text, r#""sampled" after round 1; caps {"sampling":{}}"#,
+        "{call}"
+    );
+    // Before `logging/setLevel` the handler is told `debug`, as an older server sends what it likes.
+    let sent = client.0.lock().unwrap().clone();
+    assert_eq!(
+        client.methods(),
+        [
+            "notifications/message",
+            "sampling/createMessage",
+            "notifications/message"
+        ]
+    );
+    assert_eq!(sent[0]["params"]["data"], r#"level "debug""#);
+    assert_eq!(sent[1]["params"]["maxTokens"], 5);
+
+    // `logging/setLevel` is remembered and passed on in every request.
+    let set = at_11_25(
+        &server,
+        &client,
+        request(3, "logging/setLevel", json!({"level": "error"})),
+    )
+    .await;
+    assert_eq!(set["result"], json!({}), "{set}");
+    let plain = at_11_25(
+        &server,
+        &client,
+        request(4, "tools/call", json!({"name": "plain"})),
+    )
+    .await;
+    assert_eq!(plain["result"]["content"][0]["text"], "plain", "{plain}");
+    assert_eq!(
+        client.0.lock().unwrap().last().unwrap()["params"]["data"],
+        r#"level "error""#
+    );
+
+    // `ping` is answered by the older trait; subscriptions without a spawner are -32601.
+    let ping = at_11_25(&server, &client, request(5, "ping", json!({}))).await;
+    assert_eq!(ping["result"], json!({}));
+    let sub = at_11_25(
+        &server,
+        &client,
+        request(6, "resources/subscribe", json!({"uri": "a://x"})),
+    )
+    .await;
+    assert_eq!(sub["error"]["code"], -32601, "{sub}");
+    // A method the newer handler does not answer is the newer trait's -32601.
+    let list = at_11_25(&server, &client, request(7, "prompts/list", json!({}))).await;
+    assert_eq!(list["error"]["code"], -32601, "{list}");
+}
+
+#[tokio::test]
+async fn subscriptions_run_one_listener_for_the_subscribed_uris() {
+    let (h, listening) = handler();
+    let server = to_11::ServeOlder::new(h).with_spawn(|f| {
+        tokio::spawn(f);
+    });
+    let client = OldClient::default();
+    let init = at_11_25(
+        &server,
+        &client,
+        request(1, "initialize", initialize("2025-11-25")),
+    )
+    .await;
+    assert_eq!(
+        init["result"]["capabilities"]["resources"],
+        json!({"subscribe": true})
+    );
+    let settle = || tokio::time::sleep(Duration::from_millis(50));
+
+    for (id, uri) in [(2, "a://x"), (3, "a://y")] {
+        let sub = at_11_25(
+            &server,
+            &client,
+            request(id, "resources/subscribe", json!({"uri": uri})),
+        )
+        .await;
+        assert_eq!(sub["result"], json!({}), "{sub}");
+        settle().await;
+    }
+    assert_eq!(*listening.lock().unwrap(), 1, "one listener at a time");
+    // Each listener reports its URIs; the acknowledgement, which 2025-11-25 lacks, is not passed on.
+    let updated: Vec<Value> = client
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|m| m["params"]["uri"].clone())
+        .collect();
+    assert_eq!(client.methods(), ["notifications/resources/updated"; 3]);
+    assert_eq!(updated, ["a://x", "a://x", "a://y"]);
+
+    let unsub = at_11_25(
+        &server,
+        &client,
+        request(4, "resources/unsubscribe", json!({"uri": "a://x"})),
+    )
+    .await;
+    assert_eq!(unsub["result"], json!({}), "{unsub}");
+    let unsub = at_11_25(
+        &server,
+        &client,
+        request(5, "resources/unsubscribe", json!({"uri": "a://y"})),
+    )
+    .await;
+    assert_eq!(unsub["result"], json!({}), "{unsub}");
+    settle().await;
+    assert_eq!(*listening.lock().unwrap(), 0, "no URI, no listener");
+
+    at_11_25(
+        &server,
+        &client,
+        request(6, "resources/subscribe", json!({"uri": "a://z"})),
+    )
+    .await;
+    settle().await;
+    assert_eq!(*listening.lock().unwrap(), 1);
+    drop(server);
+    settle().await;
+    assert_eq!(
+        *listening.lock().unwrap(),
+        0,
+        "the connection's end stops its listener"
+    );
+}
+
+#[tokio::test]
+async fn through_one_pair_more_it_serves_2025_06_18_clients() {
+    let (h, _) = handler();
+    let server = to_06::ServeOlder(to_11::ServeOlder::new(h));
+    let client = OldClient::default();
+    let back = v2025_06_18::handlers::ClientPeer(Peer::new(client.clone()));
+    let serve = |message: String| {
+        let (server, back) = (&server, &back);
+        async move {
+            let answer = v2025_06_18::handlers::serve_client_message(
+                server,
+                &Open,
+                back,
+                message.as_bytes(),
+            )
+            .await;
+            serde_json::from_str::<Value>(&answer.expect("answered")).unwrap()
+        }
+    };
+    let init = serve(request(1, "initialize", initialize("2025-06-18"))).await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
+    let call = serve(request(2, "tools/call", json!({"name": "ask"}))).await;
+    let text = call["result"]["content"][0]["text"]
+        .as_str()
+        .expect("a text result");
+    assert!(text.starts_with(r#""sampled" after round 1"#), "{call}");
+}
+
+/// A 2026-07-28 handler whose discover result does not say who it is cannot answer an
+/// older `initialize`: an error naming what is missing, not a made-up name.
+struct Nameless;
+
+impl v::handlers::ServerHandler for Nameless {
+    async fn discover(&self, _: v::RequestParams, _: Cx) -> Result<v::DiscoverResult, ErrorObject> {
+        Ok(from(
+            json!({"resultType": "complete", "cacheScope": "public", "ttlMs": 0,
+                       "supportedVersions": ["2026-07-28"], "capabilities": {}}),
+        ))
+    }
+}
+
+#[tokio::test]
+async fn an_initialize_the_newer_handler_cannot_answer_is_an_error() {
+    let server = to_11::ServeOlder::new(Nameless);
+    let init = at_11_25(
+        &server,
+        &OldClient::default(),
+        request(1, "initialize", initialize("2025-11-25")),
+    )
+    .await;
+    assert_eq!(init["error"]["code"], -32603, "{init}");
+    let message = init["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("io.modelcontextprotocol/serverInfo"),
+        "{message}"
+    );
+}
