@@ -12,8 +12,9 @@ FIXTURE_TOOLS = {
     "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
     "test_reconnection", "json_schema_2020_12_tool",
 }
-# The discover era's own (examples/server/src/input.rs): input-required results, the
-# stateless suite's diagnostic tools, the JSON Schema 2020-12 tool.
+# Written for the discover era (examples/server/src/input.rs): input-required results, the
+# stateless suite's diagnostic tools. One handler serves every version, so older clients
+# list them too (their input requests reach those clients as requests of their own).
 DISCOVER_TOOLS = {
     "test_missing_capability", "test_streaming_elicitation", "test_logging_tool",
     "test_input_required_result_elicitation", "test_input_required_result_sampling",
@@ -23,8 +24,7 @@ DISCOVER_TOOLS = {
 }
 
 
-def fixture_tools(version):
-    return FIXTURE_TOOLS | DISCOVER_TOOLS if version >= "2026" else FIXTURE_TOOLS
+TOOLS = FIXTURE_TOOLS | DISCOVER_TOOLS
 
 
 def fail(msg):
@@ -42,7 +42,7 @@ def sdk_client(d, version):
     expect(d.get("ok") is True, f"the client reported an error: {d.get('error')}")
     expect(d.get("protocol_version") == version, f"negotiated {d.get('protocol_version')}, expected {version}")
     names = {t["name"] for t in d["tools"]}
-    expect(names == fixture_tools(version), f"tools/list: {sorted(names)}")
+    expect(names == TOOLS, f"tools/list: {sorted(names)}")
     text = d["tool_result"]["content"][0]
     expect(text == {"type": "text", "text": "This is a simple text response for testing."} or
            (text.get("type"), text.get("text")) == ("text", "This is a simple text response for testing."),
@@ -90,7 +90,7 @@ def self_check(lines, version):
     by = lambda kind: [e for e in events if e["event"] == kind]
     expect(not by("error"), f"the client reported an error: {by('error')}")
     expect([e["version"] for e in by("negotiated")] == [version], f"negotiated: {by('negotiated')}")
-    expect(set(by("tools")[0]["names"]) == fixture_tools(version), f"tools: {by('tools')}")
+    expect(set(by("tools")[0]["names"]) == TOOLS, f"tools: {by('tools')}")
     calls = {e["name"]: e["result"] for e in by("call")}
     enums = 0 if version == "2025-06-18" else 1
     if enums:

@@ -4,8 +4,11 @@
 usage:
   py_client.py MODE [options] -- CMD [ARGS...]
 
-  MODE        legacy | auto | 2026-07-28   (passed verbatim as mcp.Client(mode=...))
+  MODE        legacy | legacy-VERSION | auto | 2026-07-28   (passed as mcp.Client(mode=...))
                 legacy      initialize handshake (offers protocolVersion 2025-11-25)
+                legacy-V    the same, offering protocolVersion V (such as 2025-06-18): the
+                            SDK offers its newest handshake version, and this rebinds the
+                            name it reads that from
                 auto        server/discover probe first (10 s probe timeout), falls back to
                             initialize on any JSON-RPC error / unusable DiscoverResult
                 2026-07-28  no handshake and no discover: every request carries the
@@ -66,7 +69,7 @@ def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
 def parse_args() -> tuple[argparse.Namespace, list[str]]:
     own, cmd = split_argv(sys.argv[1:])
     ap = argparse.ArgumentParser(prog="py_client.py", description="MCP Python SDK stdio interop client")
-    ap.add_argument("mode", help="legacy | auto | 2026-07-28")
+    ap.add_argument("mode", help="legacy | legacy-VERSION | auto | 2026-07-28")
     ap.add_argument("--timeout", type=float, default=30.0)
     ap.add_argument("--tool", default="test_simple_text")
     ap.add_argument("--tool-args", default="{}")
@@ -149,9 +152,15 @@ async def run(args: argparse.Namespace, cmd: list[str], out: dict[str, Any]) -> 
         # Forward our whole environment (the SDK default forwards only HOME/LOGNAME/PATH/SHELL/TERM/USER).
         env=dict(os.environ),
     )
+    mode = args.mode
+    if mode.startswith("legacy-"):
+        import mcp.client.session as session_module
+
+        session_module.LATEST_HANDSHAKE_VERSION = mode.removeprefix("legacy-")
+        mode = "legacy"
     client = Client(
         teeing_transport(params, args.wire_log),
-        mode=args.mode,
+        mode=mode,
         read_timeout_seconds=args.timeout,
         message_handler=message_handler,
         list_roots_callback=list_roots_callback,

@@ -2,22 +2,24 @@
 //! (`mcp-spec-session`), speaking newline-delimited JSON-RPC on stdin/stdout, or
 //! Streamable HTTP on `http://127.0.0.1:PORT/mcp` with `--http PORT`.
 //!
-//! It offers three protocol versions from two handlers, and the session picks the one each
-//! connection speaks (`mcp_spec_session::Versions`): `initialize` negotiates 2025-06-18 or
-//! 2025-11-25, both served by one 2025-11-25 handler (2025-06-18 through the generated
-//! `convert::v2025_06_18_v2025_11_25::ServeOlder`); a request that carries
-//! `_meta["io.modelcontextprotocol/protocolVersion"]` (such as `server/discover`) is served
-//! at 2026-07-28. What they serve (the fixtures of the official conformance suite) is in
-//! `fixtures.rs`.
+//! It offers three protocol versions from one handler, written for 2026-07-28, and the
+//! session picks the one each connection speaks (`mcp_spec_session::Versions`): a request
+//! that carries `_meta["io.modelcontextprotocol/protocolVersion"]` (such as
+//! `server/discover`) is served at 2026-07-28; `initialize` negotiates 2025-11-25 or
+//! 2025-06-18, served by the same handler through the generated
+//! `convert::v2025_11_25_v2026_07_28::ServeOlder` (and, for 2025-06-18, one pair more),
+//! which bridges the lifecycles: sampling and elicitation, which the handler asks for in
+//! its results, become requests to the client. What it serves (the fixtures of the
+//! official conformance suite) is in `fixtures.rs`.
 
-#[macro_use]
 mod fixtures;
 mod input;
 mod traffic;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use serde_json::json;
 
 use fixtures::INSTRUCTIONS;
 use mcp_spec_session::Session;
@@ -34,133 +36,18 @@ fn internal(e: impl ToString) -> ErrorObject {
     ErrorObject::internal_error(e.to_string())
 }
 
-/// What the connection remembers.
-#[derive(Default)]
-struct State {
-    subscriptions: Mutex<Vec<String>>,
-}
-
-/// The `initialize` era's handler, written for 2025-11-25 (2025-06-18 clients get it
-/// through `ServeOlder`).
-mod era_2025_11_25 {
-    use super::*;
-    use mcp_spec_types::v2025_11_25 as v;
-    use v::handlers::{ClientPeer, ServerHandler};
-    use v::methods::*;
-    type P<M> = <M as Request>::Params;
-    type Answer<M> = Result<<M as Request>::Result, ErrorObject>;
-    type Cx = RequestContext<ClientPeer>;
-
-    fixtures!(v2025_11_25);
-
-    #[derive(Clone)]
-    pub struct Handler {
-        pub state: Arc<State>,
-    }
-
-    impl ServerHandler for Handler {
-        async fn initialize(&self, _: P<Initialize>, _: Cx) -> Answer<Initialize> {
-            let result = v::InitializeResult::new(
-                ProtocolVersion::V2025_11_25.as_str(),
-                capabilities(),
-                server_info(),
-            );
-            Ok(v::InitializeResult {
-                instructions: Some(INSTRUCTIONS.into()),
-                ..result
-            })
-        }
-        async fn set_level(&self, _: P<SetLevel>, _: Cx) -> Answer<SetLevel> {
-            Ok(Default::default())
-        }
-        async fn complete(&self, _: P<Complete>, _: Cx) -> Answer<Complete> {
-            Ok(v::CompleteResult::new(completion()))
-        }
-        async fn list_tools(&self, _: Option<P<ListTools>>, _: Cx) -> Answer<ListTools> {
-            Ok(v::ListToolsResult::new(tools()))
-        }
-        async fn call_tool(&self, p: P<CallTool>, cx: Cx) -> Answer<CallTool> {
-            let args = p.arguments.clone().unwrap_or_default();
-            let token = cx.meta.as_ref().and_then(|m| m.get("progressToken"));
-            let pause = Some(Duration::from_millis(50));
-            match (p.name.as_str(), &token) {
-                ("test_tool_with_logging", _) => send_log(&cx.peer, pause).await?,
-                ("test_tool_with_progress", Some(t)) => send_progress(&cx.peer, t, pause).await?,
-                // SEP-1699: over HTTP, the answer's stream closes first, and the
-                // answer waits for the client to resume it.
-                ("test_reconnection", _) => {
-                    mcp_spec_session::http::close_stream();
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-                _ => {}
-            }
-            let reply = match tool_request(&p.name, &args) {
-                Some(Ask::Sampling(params)) => {
-                    sampled(cx.peer.create_message(&params).await.map_err(internal)?)
-                }
-                Some(Ask::Elicitation(params)) => {
-                    elicited(cx.peer.elicit(&params).await.map_err(internal)?)
-                }
-                None => None,
-            };
-            let result =
-                tool_result(&p.name, reply, token.as_ref()).map_err(ErrorObject::invalid_params)?;
-            Ok(result.into())
-        }
-        async fn list_resources(
-            &self,
-            _: Option<P<ListResources>>,
-            _: Cx,
-        ) -> Answer<ListResources> {
-            Ok(v::ListResourcesResult::new(resources()))
-        }
-        async fn list_resource_templates(
-            &self,
-            _: Option<P<ListResourceTemplates>>,
-            _: Cx,
-        ) -> Answer<ListResourceTemplates> {
-            Ok(v::ListResourceTemplatesResult::new(resource_templates()))
-        }
-        async fn read_resource(&self, p: P<ReadResource>, _: Cx) -> Answer<ReadResource> {
-            let contents = read_resource(&p.uri).map_err(ErrorObject::invalid_params)?;
-            Ok(v::ReadResourceResult::new(vec![contents]))
-        }
-        async fn subscribe(&self, p: P<Subscribe>, _: Cx) -> Answer<Subscribe> {
-            self.state.subscriptions.lock().unwrap().push(p.uri);
-            Ok(Default::default())
-        }
-        async fn unsubscribe(&self, p: P<Unsubscribe>, _: Cx) -> Answer<Unsubscribe> {
-            self.state
-                .subscriptions
-                .lock()
-                .unwrap()
-                .retain(|u| *u != p.uri);
-            Ok(Default::default())
-        }
-        async fn list_prompts(&self, _: Option<P<ListPrompts>>, _: Cx) -> Answer<ListPrompts> {
-            Ok(v::ListPromptsResult::new(prompts()))
-        }
-        async fn get_prompt(&self, p: P<GetPrompt>, _: Cx) -> Answer<GetPrompt> {
-            let messages = get_prompt(&p.name, &p.arguments.unwrap_or_default())
-                .map_err(ErrorObject::invalid_params)?;
-            Ok(v::GetPromptResult::new(messages))
-        }
-    }
-}
-
-/// The discover era: every request says its version in `_meta`. 2026-07-28 deprecates
-/// sampling and logging (SEP-2577); this era still serves the fixtures that use them.
+/// The one handler: every request says its version in `_meta`. 2026-07-28 deprecates
+/// sampling and logging (SEP-2577); it still serves the fixtures that use them.
 #[allow(deprecated)]
-mod era_2026_07_28 {
+mod handler {
     use super::*;
+    use fixtures::*;
     use mcp_spec_types::v2026_07_28 as v;
     use v::handlers::{ClientPeer, ServerHandler};
     use v::methods::*;
     type P<M> = <M as Request>::Params;
     type Answer<M> = Result<<M as Request>::Result, ErrorObject>;
     type Cx = RequestContext<ClientPeer>;
-
-    fixtures!(v2026_07_28);
 
     const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
@@ -181,14 +68,12 @@ mod era_2026_07_28 {
         };
     }
 
+    #[derive(Clone)]
     pub struct Handler;
 
     impl ServerHandler for Handler {
         async fn discover(&self, _: P<Discover>, _: Cx) -> Answer<Discover> {
-            let caps = v::ServerCapabilities {
-                resources: Some(Default::default()),
-                ..capabilities()
-            };
+            let caps = capabilities();
             let versions = vec!["2026-07-28".into()];
             let public = v::DiscoverResultCacheScope::Public;
             let result = complete!(DiscoverResult(public, caps, versions, 0));
@@ -242,6 +127,12 @@ mod era_2026_07_28 {
             if let ("test_tool_with_progress", Some(token)) = (p.name.as_str(), token) {
                 send_progress(&cx.peer, token, None).await?;
             }
+            // SEP-1699: over HTTP, the answer's stream closes first, and the answer waits
+            // for the client to resume it.
+            if p.name == "test_reconnection" {
+                mcp_spec_session::http::close_stream();
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
             // Sampling and elicitation are input requests in this era: ask in the result,
             // and finish when the client retries with the answer.
             let reply = match tool_request(&p.name, &args) {
@@ -289,6 +180,25 @@ mod era_2026_07_28 {
             let public = v::ReadResourceResultCacheScope::Public;
             Ok(complete!(ReadResourceResult(public, vec![contents], 0)).into())
         }
+        /// Resource updates: this server's resources never change, so a listener only
+        /// acknowledges what it will send, and waits to be cancelled.
+        async fn subscriptions_listen(
+            &self,
+            p: P<SubscriptionsListen>,
+            cx: Cx,
+        ) -> Answer<SubscriptionsListen> {
+            // It agrees to resource updates only, on the stream named by the request's id.
+            let agreed = json!({"resourceSubscriptions": p.notifications.resource_subscriptions});
+            let ack = json!({"notifications": agreed,
+                             "_meta": {"io.modelcontextprotocol/subscriptionId": cx.id}});
+            let ack: v::SubscriptionsAcknowledgedNotificationParams =
+                serde_json::from_value(ack).map_err(internal)?;
+            cx.peer
+                .notify_subscriptions_acknowledged(&ack)
+                .await
+                .map_err(internal)?;
+            std::future::pending().await
+        }
         async fn list_prompts(&self, _: P<ListPrompts>, _: Cx) -> Answer<ListPrompts> {
             let public = v::ListPromptsResultCacheScope::Public;
             let mut prompts = prompts();
@@ -316,25 +226,29 @@ mod era_2026_07_28 {
     }
 }
 
-/// The versions this server offers, for one connection.
+/// The versions this server offers, for one connection: one handler, and the generated
+/// adapters that serve it to older clients.
 fn versions() -> Versions {
-    use mcp_spec_types::convert::v2025_06_18_v2025_11_25::ServeOlder;
-    use mcp_spec_types::v2025_06_18::handlers as v1;
-    use mcp_spec_types::v2025_11_25::handlers as v2;
-    use mcp_spec_types::v2026_07_28::handlers as v3;
-    let state = Arc::new(State::default());
-    let v2025_11_25 = era_2025_11_25::Handler { state };
+    use mcp_spec_types::convert::v2025_06_18_v2025_11_25::ServeOlder as To0618;
+    use mcp_spec_types::convert::v2025_11_25_v2026_07_28::ServeOlder as To1125;
+    use mcp_spec_types::{v2025_06_18 as v1, v2025_11_25 as v2, v2026_07_28 as v3};
+    // What an older client subscribes to is listened for in the background.
+    let older = To1125::new(handler::Handler).with_spawn(|f| {
+        tokio::spawn(f);
+    });
     let policy = RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
-    // 2025-06-18 clients are served by the 2025-11-25 handler, converted both ways.
     Versions::new()
         .with(
             ProtocolVersion::V2025_06_18,
-            v1::Server::new(ServeOlder(v2025_11_25.clone())),
+            v1::handlers::Server::new(To0618(older.clone())),
         )
-        .with(ProtocolVersion::V2025_11_25, v2::Server::new(v2025_11_25))
+        .with(
+            ProtocolVersion::V2025_11_25,
+            v2::handlers::Server::new(older),
+        )
         .with(
             ProtocolVersion::V2026_07_28,
-            v3::Server::new(era_2026_07_28::Handler).with_policy(policy),
+            v3::handlers::Server::new(handler::Handler).with_policy(policy),
         )
 }
 
