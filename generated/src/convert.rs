@@ -1682,18 +1682,113 @@ pub mod v2024_11_05_v2025_03_26 {
             crate::rt::convert::lossless(&value)
         }
     }
+    /// What a server handler of `2025-03-26` sends a client of `2024-11-05`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
+    pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        from: "2025-03-26",
+        to: "2024-11-05",
+        params: |method, params| ::std::option::Option::Some(
+            match method {
+                "ping" => {
+                    crate::rt::convert::value::<
+                        new::PingRequestParams,
+                        old::PingRequestParams,
+                    >(params)
+                }
+                "roots/list" => {
+                    crate::rt::convert::value::<
+                        new::ListRootsRequestParams,
+                        old::ListRootsRequestParams,
+                    >(params)
+                }
+                "sampling/createMessage" => {
+                    crate::rt::convert::value::<
+                        new::CreateMessageRequestParams,
+                        old::CreateMessageRequestParams,
+                    >(params)
+                }
+                "notifications/cancelled" => {
+                    crate::rt::convert::value::<
+                        new::CancelledNotificationParams,
+                        old::CancelledNotificationParams,
+                    >(params)
+                }
+                "notifications/message" => {
+                    crate::rt::convert::value::<
+                        new::LoggingMessageNotificationParams,
+                        old::LoggingMessageNotificationParams,
+                    >(params)
+                }
+                "notifications/progress" => {
+                    crate::rt::convert::value::<
+                        new::ProgressNotificationParams,
+                        old::ProgressNotificationParams,
+                    >(params)
+                }
+                "notifications/prompts/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::PromptListChangedNotificationParams,
+                        old::PromptListChangedNotificationParams,
+                    >(params)
+                }
+                "notifications/resources/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::ResourceListChangedNotificationParams,
+                        old::ResourceListChangedNotificationParams,
+                    >(params)
+                }
+                "notifications/resources/updated" => {
+                    crate::rt::convert::value::<
+                        new::ResourceUpdatedNotificationParams,
+                        old::ResourceUpdatedNotificationParams,
+                    >(params)
+                }
+                "notifications/tools/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::ToolListChangedNotificationParams,
+                        old::ToolListChangedNotificationParams,
+                    >(params)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+        result: |method, result| ::std::option::Option::Some(
+            match method {
+                "ping" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "roots/list" => {
+                    crate::rt::convert::value::<
+                        old::ListRootsResult,
+                        new::ListRootsResult,
+                    >(result)
+                }
+                "sampling/createMessage" => {
+                    crate::rt::convert::value::<
+                        old::CreateMessageResult,
+                        new::CreateMessageResult,
+                    >(result)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+    };
     use crate::rt::service::{NotificationContext, RequestContext};
-    /// Serves clients of `2024-11-05` with a server handler written for `2025-03-26`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2024-11-05` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2024-11-05`. The handler calls the client back with its own version's types. Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    /// Serves clients of `2024-11-05` with a server handler written for `2025-03-26`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2024-11-05` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2024-11-05`. The handler calls the client back with its own version's types, converted for it ([`OUTBOUND`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
     #[derive(Debug, Clone, Default)]
     pub struct ServeOlder<H>(pub H);
-    /// The newer handler's context: the same request on the same connection.
+    /// The newer handler's context: the same request on the same connection, whose
+    /// calls back are converted for the older client ([`OUTBOUND`]).
     fn newer(
         cx: RequestContext<old::handlers::ClientPeer>,
     ) -> RequestContext<new::handlers::ClientPeer> {
+        let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
         RequestContext {
             id: cx.id,
             meta: cx.meta,
-            peer: new::handlers::ClientPeer(cx.peer.0),
+            peer: new::handlers::ClientPeer(peer),
         }
     }
     impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
@@ -2037,9 +2132,10 @@ pub mod v2024_11_05_v2025_03_26 {
             params: old::CancelledNotificationParams,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_cancelled(
@@ -2059,9 +2155,10 @@ pub mod v2024_11_05_v2025_03_26 {
             params: ::std::option::Option<old::InitializedNotificationParams>,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_initialized(
@@ -2087,9 +2184,10 @@ pub mod v2024_11_05_v2025_03_26 {
             params: old::ProgressNotificationParams,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_progress(
@@ -2109,9 +2207,10 @@ pub mod v2024_11_05_v2025_03_26 {
             params: ::std::option::Option<old::RootsListChangedNotificationParams>,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_roots_list_changed(
@@ -3666,18 +3765,113 @@ pub mod v2025_03_26_v2025_06_18 {
             crate::rt::convert::lossless(&value)
         }
     }
+    /// What a server handler of `2025-06-18` sends a client of `2025-03-26`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
+    pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        from: "2025-06-18",
+        to: "2025-03-26",
+        params: |method, params| ::std::option::Option::Some(
+            match method {
+                "ping" => {
+                    crate::rt::convert::value::<
+                        new::PingRequestParams,
+                        old::PingRequestParams,
+                    >(params)
+                }
+                "roots/list" => {
+                    crate::rt::convert::value::<
+                        new::ListRootsRequestParams,
+                        old::ListRootsRequestParams,
+                    >(params)
+                }
+                "sampling/createMessage" => {
+                    crate::rt::convert::value::<
+                        new::CreateMessageRequestParams,
+                        old::CreateMessageRequestParams,
+                    >(params)
+                }
+                "notifications/cancelled" => {
+                    crate::rt::convert::value::<
+                        new::CancelledNotificationParams,
+                        old::CancelledNotificationParams,
+                    >(params)
+                }
+                "notifications/message" => {
+                    crate::rt::convert::value::<
+                        new::LoggingMessageNotificationParams,
+                        old::LoggingMessageNotificationParams,
+                    >(params)
+                }
+                "notifications/progress" => {
+                    crate::rt::convert::value::<
+                        new::ProgressNotificationParams,
+                        old::ProgressNotificationParams,
+                    >(params)
+                }
+                "notifications/prompts/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::ResultObject,
+                        old::PromptListChangedNotificationParams,
+                    >(params)
+                }
+                "notifications/resources/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::ResultObject,
+                        old::ResourceListChangedNotificationParams,
+                    >(params)
+                }
+                "notifications/resources/updated" => {
+                    crate::rt::convert::value::<
+                        new::ResourceUpdatedNotificationParams,
+                        old::ResourceUpdatedNotificationParams,
+                    >(params)
+                }
+                "notifications/tools/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::ResultObject,
+                        old::ToolListChangedNotificationParams,
+                    >(params)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+        result: |method, result| ::std::option::Option::Some(
+            match method {
+                "ping" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "roots/list" => {
+                    crate::rt::convert::value::<
+                        old::ListRootsResult,
+                        new::ListRootsResult,
+                    >(result)
+                }
+                "sampling/createMessage" => {
+                    crate::rt::convert::value::<
+                        old::CreateMessageResult,
+                        new::CreateMessageResult,
+                    >(result)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+    };
     use crate::rt::service::{NotificationContext, RequestContext};
-    /// Serves clients of `2025-03-26` with a server handler written for `2025-06-18`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-03-26` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-03-26`. The handler calls the client back with its own version's types. Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    /// Serves clients of `2025-03-26` with a server handler written for `2025-06-18`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-03-26` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-03-26`. The handler calls the client back with its own version's types, converted for it ([`OUTBOUND`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
     #[derive(Debug, Clone, Default)]
     pub struct ServeOlder<H>(pub H);
-    /// The newer handler's context: the same request on the same connection.
+    /// The newer handler's context: the same request on the same connection, whose
+    /// calls back are converted for the older client ([`OUTBOUND`]).
     fn newer(
         cx: RequestContext<old::handlers::ClientPeer>,
     ) -> RequestContext<new::handlers::ClientPeer> {
+        let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
         RequestContext {
             id: cx.id,
             meta: cx.meta,
-            peer: new::handlers::ClientPeer(cx.peer.0),
+            peer: new::handlers::ClientPeer(peer),
         }
     }
     impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
@@ -4021,9 +4215,10 @@ pub mod v2025_03_26_v2025_06_18 {
             params: old::CancelledNotificationParams,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_cancelled(
@@ -4043,9 +4238,10 @@ pub mod v2025_03_26_v2025_06_18 {
             params: ::std::option::Option<old::InitializedNotificationParams>,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_initialized(
@@ -4066,9 +4262,10 @@ pub mod v2025_03_26_v2025_06_18 {
             params: old::ProgressNotificationParams,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_progress(
@@ -4088,9 +4285,10 @@ pub mod v2025_03_26_v2025_06_18 {
             params: ::std::option::Option<old::RootsListChangedNotificationParams>,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_roots_list_changed(
@@ -5857,18 +6055,125 @@ pub mod v2025_06_18_v2025_11_25 {
             crate::rt::convert::lossless(&value)
         }
     }
+    /// What a server handler of `2025-11-25` sends a client of `2025-06-18`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
+    pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        from: "2025-11-25",
+        to: "2025-06-18",
+        params: |method, params| ::std::option::Option::Some(
+            match method {
+                "elicitation/create" => {
+                    crate::rt::convert::value::<
+                        new::ElicitRequestParams,
+                        old::ElicitRequestParams,
+                    >(params)
+                }
+                "ping" => {
+                    crate::rt::convert::value::<
+                        new::RequestParams,
+                        old::PingRequestParams,
+                    >(params)
+                }
+                "roots/list" => {
+                    crate::rt::convert::value::<
+                        new::RequestParams,
+                        old::ListRootsRequestParams,
+                    >(params)
+                }
+                "sampling/createMessage" => {
+                    crate::rt::convert::value::<
+                        new::CreateMessageRequestParams,
+                        old::CreateMessageRequestParams,
+                    >(params)
+                }
+                "notifications/cancelled" => {
+                    crate::rt::convert::value::<
+                        new::CancelledNotificationParams,
+                        old::CancelledNotificationParams,
+                    >(params)
+                }
+                "notifications/message" => {
+                    crate::rt::convert::value::<
+                        new::LoggingMessageNotificationParams,
+                        old::LoggingMessageNotificationParams,
+                    >(params)
+                }
+                "notifications/progress" => {
+                    crate::rt::convert::value::<
+                        new::ProgressNotificationParams,
+                        old::ProgressNotificationParams,
+                    >(params)
+                }
+                "notifications/prompts/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::NotificationParams,
+                        old::ResultObject,
+                    >(params)
+                }
+                "notifications/resources/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::NotificationParams,
+                        old::ResultObject,
+                    >(params)
+                }
+                "notifications/resources/updated" => {
+                    crate::rt::convert::value::<
+                        new::ResourceUpdatedNotificationParams,
+                        old::ResourceUpdatedNotificationParams,
+                    >(params)
+                }
+                "notifications/tools/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::NotificationParams,
+                        old::ResultObject,
+                    >(params)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+        result: |method, result| ::std::option::Option::Some(
+            match method {
+                "elicitation/create" => {
+                    crate::rt::convert::value::<
+                        old::ElicitResult,
+                        new::ElicitOutcome,
+                    >(result)
+                }
+                "ping" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "roots/list" => {
+                    crate::rt::convert::value::<
+                        old::ListRootsResult,
+                        new::ListRootsResult,
+                    >(result)
+                }
+                "sampling/createMessage" => {
+                    crate::rt::convert::value::<
+                        old::CreateMessageResult,
+                        new::CreateMessageOutcome,
+                    >(result)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+    };
     use crate::rt::service::{NotificationContext, RequestContext};
-    /// Serves clients of `2025-06-18` with a server handler written for `2025-11-25`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-06-18` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-06-18`. The handler calls the client back with its own version's types. Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    /// Serves clients of `2025-06-18` with a server handler written for `2025-11-25`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-06-18` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-06-18`. The handler calls the client back with its own version's types, converted for it ([`OUTBOUND`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
     #[derive(Debug, Clone, Default)]
     pub struct ServeOlder<H>(pub H);
-    /// The newer handler's context: the same request on the same connection.
+    /// The newer handler's context: the same request on the same connection, whose
+    /// calls back are converted for the older client ([`OUTBOUND`]).
     fn newer(
         cx: RequestContext<old::handlers::ClientPeer>,
     ) -> RequestContext<new::handlers::ClientPeer> {
+        let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
         RequestContext {
             id: cx.id,
             meta: cx.meta,
-            peer: new::handlers::ClientPeer(cx.peer.0),
+            peer: new::handlers::ClientPeer(peer),
         }
     }
     impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
@@ -6212,9 +6517,10 @@ pub mod v2025_06_18_v2025_11_25 {
             params: old::CancelledNotificationParams,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_cancelled(
@@ -6234,9 +6540,10 @@ pub mod v2025_06_18_v2025_11_25 {
             params: ::std::option::Option<old::ResultObject>,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_initialized(
@@ -6257,9 +6564,10 @@ pub mod v2025_06_18_v2025_11_25 {
             params: old::ProgressNotificationParams,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_progress(
@@ -6279,9 +6587,10 @@ pub mod v2025_06_18_v2025_11_25 {
             params: ::std::option::Option<old::ResultObject>,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.0
                 .on_roots_list_changed(
@@ -8271,9 +8580,102 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::convert::lossless(&value)
         }
     }
+    /// What a server handler of `2026-07-28` sends a client of `2025-11-25`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
+    pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        from: "2026-07-28",
+        to: "2025-11-25",
+        params: |method, params| ::std::option::Option::Some(
+            match method {
+                "elicitation/create" => {
+                    crate::rt::convert::value::<
+                        new::ElicitRequestParams,
+                        old::ElicitRequestParams,
+                    >(params)
+                }
+                "roots/list" => {
+                    crate::rt::convert::value::<
+                        new::ListRootsRequestParams,
+                        old::RequestParams,
+                    >(params)
+                }
+                "sampling/createMessage" => {
+                    crate::rt::convert::value::<
+                        new::CreateMessageRequestParams,
+                        old::CreateMessageRequestParams,
+                    >(params)
+                }
+                "notifications/cancelled" => {
+                    crate::rt::convert::value::<
+                        new::CancelledNotificationParams,
+                        old::CancelledNotificationParams,
+                    >(params)
+                }
+                "notifications/message" => {
+                    crate::rt::convert::value::<
+                        new::LoggingMessageNotificationParams,
+                        old::LoggingMessageNotificationParams,
+                    >(params)
+                }
+                "notifications/progress" => {
+                    crate::rt::convert::value::<
+                        new::ProgressNotificationParams,
+                        old::ProgressNotificationParams,
+                    >(params)
+                }
+                "notifications/prompts/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::NotificationParams,
+                        old::NotificationParams,
+                    >(params)
+                }
+                "notifications/resources/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::NotificationParams,
+                        old::NotificationParams,
+                    >(params)
+                }
+                "notifications/resources/updated" => {
+                    crate::rt::convert::value::<
+                        new::ResourceUpdatedNotificationParams,
+                        old::ResourceUpdatedNotificationParams,
+                    >(params)
+                }
+                "notifications/tools/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::NotificationParams,
+                        old::NotificationParams,
+                    >(params)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+        result: |method, result| ::std::option::Option::Some(
+            match method {
+                "elicitation/create" => {
+                    crate::rt::convert::value::<
+                        old::ElicitOutcome,
+                        new::ElicitResult,
+                    >(result)
+                }
+                "roots/list" => {
+                    crate::rt::convert::value::<
+                        old::ListRootsResult,
+                        new::ListRootsResult,
+                    >(result)
+                }
+                "sampling/createMessage" => {
+                    crate::rt::convert::value::<
+                        old::CreateMessageOutcome,
+                        new::CreateMessageResult,
+                    >(result)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+    };
     use crate::rt::service::{Meta, NotificationContext, RequestContext};
     use ::std::sync::Arc;
-    /// Serves clients of `2025-11-25` with a server handler written for `2026-07-28`, across the change of lifecycle (what each side's becomes in the other is in [`rt::bridge`](crate::rt::bridge)): each request both versions have gets the client's capabilities, info and log level in its `_meta`, input the handler asks for is asked of the client, and the result is converted down; `initialize` is answered from `server/discover`. A request only `2025-11-25` has, and that the bridge does not make of the newer one's, is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. One per connection: it remembers what the client said. The handler's notifications reach the client as it writes them.
+    /// Serves clients of `2025-11-25` with a server handler written for `2026-07-28`, across the change of lifecycle (what each side's becomes in the other is in [`rt::bridge`](crate::rt::bridge)): each request both versions have gets the client's capabilities, info and log level in its `_meta`, input the handler asks for is asked of the client, and the result is converted down; `initialize` is answered from `server/discover`. A request only `2025-11-25` has, and that the bridge does not make of the newer one's, is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. One per connection: it remembers what the client said. What the handler sends the client is converted for it ([`OUTBOUND`]).
     pub struct ServeOlder<H> {
         handler: Arc<H>,
         bridge: Arc<crate::rt::bridge::Bridge>,
@@ -8319,15 +8721,16 @@ pub mod v2025_11_25_v2026_07_28 {
         }
     }
     /// The newer handler's context: the same request on the same connection, with the
-    /// `_meta` the bridge gave it.
+    /// `_meta` the bridge gave it, and `peer` (the client, through [`OUTBOUND`]).
     fn newer(
         cx: &RequestContext<old::handlers::ClientPeer>,
+        peer: &crate::rt::service::Peer,
         meta: Meta,
     ) -> RequestContext<new::handlers::ClientPeer> {
         RequestContext {
             id: cx.id.clone(),
             meta: ::std::option::Option::Some(meta),
-            peer: new::handlers::ClientPeer(cx.peer.0.clone()),
+            peer: new::handlers::ClientPeer(peer.clone()),
         }
     }
     impl<H: new::handlers::ServerHandler + 'static> ServeOlder<H> {
@@ -8339,7 +8742,8 @@ pub mod v2025_11_25_v2026_07_28 {
             cx: &RequestContext<old::handlers::ClientPeer>,
         ) -> ::std::result::Result<(), crate::rt::jsonrpc::ErrorObject> {
             let handler = self.handler.clone();
-            let peer = crate::rt::bridge::older_peer(&cx.peer.0);
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+            let peer = crate::rt::bridge::older_peer(&peer);
             self.bridge
                 .resubscribe(
                     subscribe,
@@ -8375,14 +8779,18 @@ pub mod v2025_11_25_v2026_07_28 {
             old::CompleteResult,
             crate::rt::jsonrpc::ErrorObject,
         > {
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| self.handler.complete(params, newer(&cx, meta)),
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self.handler.complete(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             crate::rt::convert::result_down::<
                 _,
                 old::CompleteResult,
@@ -8397,14 +8805,18 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             self.bridge.initialize(&params);
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| self.handler.discover(params, newer(&cx, meta)),
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self.handler.discover(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             let result = self.bridge.initialize_result(&answer, "2025-11-25")?;
             crate::rt::convert::result_down::<
                 _,
@@ -8428,14 +8840,18 @@ pub mod v2025_11_25_v2026_07_28 {
             old::GetPromptResult,
             crate::rt::jsonrpc::ErrorObject,
         > {
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| self.handler.get_prompt(params, newer(&cx, meta)),
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self.handler.get_prompt(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             crate::rt::convert::result_down::<
                 _,
                 old::GetPromptResult,
@@ -8449,14 +8865,18 @@ pub mod v2025_11_25_v2026_07_28 {
             old::ListPromptsResult,
             crate::rt::jsonrpc::ErrorObject,
         > {
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| self.handler.list_prompts(params, newer(&cx, meta)),
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self.handler.list_prompts(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             crate::rt::convert::result_down::<
                 _,
                 old::ListPromptsResult,
@@ -8470,14 +8890,18 @@ pub mod v2025_11_25_v2026_07_28 {
             old::ListResourcesResult,
             crate::rt::jsonrpc::ErrorObject,
         > {
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| self.handler.list_resources(params, newer(&cx, meta)),
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self.handler.list_resources(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             crate::rt::convert::result_down::<
                 _,
                 old::ListResourcesResult,
@@ -8491,14 +8915,18 @@ pub mod v2025_11_25_v2026_07_28 {
             old::ReadResourceResult,
             crate::rt::jsonrpc::ErrorObject,
         > {
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| self.handler.read_resource(params, newer(&cx, meta)),
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self.handler.read_resource(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             crate::rt::convert::result_down::<
                 _,
                 old::ReadResourceResult,
@@ -8520,16 +8948,20 @@ pub mod v2025_11_25_v2026_07_28 {
             old::ListResourceTemplatesResult,
             crate::rt::jsonrpc::ErrorObject,
         > {
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| {
-                        self.handler.list_resource_templates(params, newer(&cx, meta))
-                    },
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self
+                                .handler
+                                .list_resource_templates(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             crate::rt::convert::result_down::<
                 _,
                 old::ListResourceTemplatesResult,
@@ -8551,14 +8983,18 @@ pub mod v2025_11_25_v2026_07_28 {
             old::CallToolOutcome,
             crate::rt::jsonrpc::ErrorObject,
         > {
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| self.handler.call_tool(params, newer(&cx, meta)),
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self.handler.call_tool(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             crate::rt::convert::result_down::<
                 _,
                 old::CallToolOutcome,
@@ -8572,14 +9008,18 @@ pub mod v2025_11_25_v2026_07_28 {
             old::ListToolsResult,
             crate::rt::jsonrpc::ErrorObject,
         > {
-            let answer = self
-                .bridge
-                .call(
-                    &params,
-                    &cx.peer.0,
-                    |params, meta| self.handler.list_tools(params, newer(&cx, meta)),
-                )
-                .await?;
+            let answer = {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge
+                    .call(
+                        &params,
+                        &peer,
+                        |params, meta| {
+                            self.handler.list_tools(params, newer(&cx, &peer, meta))
+                        },
+                    )
+                    .await?
+            };
             crate::rt::convert::result_down::<
                 _,
                 old::ListToolsResult,
@@ -8590,9 +9030,10 @@ pub mod v2025_11_25_v2026_07_28 {
             params: old::CancelledNotificationParams,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
             let cx = NotificationContext {
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(cx.peer.0),
+                peer: new::handlers::ClientPeer(peer),
             };
             self.handler
                 .on_cancelled(

@@ -20,13 +20,15 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::jsonrpc::ErrorObject;
+use crate::jsonrpc::{ErrorObject, Id};
 use crate::path;
+use crate::service::{BoxFuture, Peer, Transport, TransportError};
 use crate::strict::{self, Check};
 
 /// Why a value of one version is not a value of another: where, and what.
@@ -123,6 +125,115 @@ where
             "the `{method}` result cannot be expressed in {version}: {e}"
         ))
     })
+}
+
+/// A JSON value of the source's type `S` as JSON of the target's `T`: it is decoded as an
+/// `S` (it was written as one) and converted by [`exact`].
+pub fn value<S, T>(value: Value) -> Result<Value, ConvertError>
+where
+    S: DeserializeOwned + Serialize + Check,
+    T: DeserializeOwned + Serialize + Check,
+{
+    let source: S = path::from_value(value).map_err(|e| {
+        let e = e.without_position();
+        ConvertError::new(e.path(), format!("does not decode: {}", e.inner()))
+    })?;
+    let target: T = exact(&source)?;
+    serde_json::to_value(&target)
+        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))
+}
+
+/// How the messages a handler of one version sends its peer become those of the peer's
+/// version, per method: for each request and notification, its params; for each request,
+/// its result on the way back. `None` for a method the peer's version does not have.
+/// Generated for each pair of versions (`convert::<older>_<newer>`).
+#[derive(Debug, Clone, Copy)]
+pub struct Outbound {
+    /// The version the handler writes.
+    pub from: &'static str,
+    /// The version the peer reads.
+    pub to: &'static str,
+    /// A message's params, written in `from`, as `to`'s.
+    pub params: fn(&str, Value) -> Option<Result<Value, ConvertError>>,
+    /// A request's result, written in `to`, as `from`'s.
+    pub result: fn(&str, Value) -> Option<Result<Value, ConvertError>>,
+}
+
+/// `peer`, writing what is sent through it in `outbound.to` and reading the answers as
+/// `outbound.from`: a handler of one version calling back a peer of another with its own
+/// version's types. A message the peer's version cannot carry is not sent: the call fails
+/// with a transport error naming the method and the place.
+pub fn outbound(peer: &Peer, outbound: Outbound) -> Peer {
+    peer.with_transport(Arc::new(Converting {
+        inner: peer.transport().clone(),
+        outbound,
+    }))
+}
+
+struct Converting {
+    inner: Arc<dyn Transport>,
+    outbound: Outbound,
+}
+
+impl Converting {
+    /// The message with its params converted, and its method.
+    fn message(&self, message: &str) -> Result<(String, String), TransportError> {
+        let mut value: Value =
+            serde_json::from_str(message).map_err(|e| TransportError::new(e.to_string()))?;
+        let method = value
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let Outbound { from, to, .. } = self.outbound;
+        if let Some(params) = value.get_mut("params") {
+            let converted = (self.outbound.params)(&method, params.take())
+                .ok_or_else(|| TransportError::new(format!("{to} has no `{method}`")))?
+                .map_err(|e| {
+                    TransportError::new(format!(
+                        "the `{method}` params of {from} cannot be expressed in {to}: {e}"
+                    ))
+                })?;
+            *params = converted;
+        }
+        Ok((value.to_string(), method))
+    }
+
+    /// A response to `method` with its result converted back.
+    fn answer(&self, method: &str, answer: String) -> Result<String, TransportError> {
+        let mut value: Value =
+            serde_json::from_str(&answer).map_err(|e| TransportError::new(e.to_string()))?;
+        let Some(result) = value.get_mut("result") else {
+            return Ok(answer);
+        };
+        let Outbound { from, to, .. } = self.outbound;
+        let converted = (self.outbound.result)(method, result.take())
+            .ok_or_else(|| TransportError::new(format!("{to} has no `{method}`")))?
+            .map_err(|e| {
+                TransportError::new(format!(
+                    "the `{method}` result of {to} cannot be expressed in {from}: {e}"
+                ))
+            })?;
+        *result = converted;
+        Ok(value.to_string())
+    }
+}
+
+impl Transport for Converting {
+    fn request(&self, id: Id, message: String) -> BoxFuture<'_, Result<String, TransportError>> {
+        Box::pin(async move {
+            let (message, method) = self.message(&message)?;
+            let answer = self.inner.request(id, message).await?;
+            self.answer(&method, answer)
+        })
+    }
+
+    fn notify(&self, message: String) -> BoxFuture<'_, Result<(), TransportError>> {
+        Box::pin(async move {
+            let (message, _) = self.message(&message)?;
+            self.inner.notify(message).await
+        })
+    }
 }
 
 /// `source` as a `T`, for types where every value of the source's schema is one of the

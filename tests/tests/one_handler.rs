@@ -153,3 +153,109 @@ async fn a_result_the_older_version_cannot_carry_is_an_error_not_a_loss() {
         "{message}"
     );
 }
+
+/// A 2025-11-25 server whose tool samples the client with what its arguments say, and
+/// answers with what came back, or with the error.
+struct Sampler;
+
+impl v::handlers::ServerHandler for Sampler {
+    async fn call_tool(
+        &self,
+        p: v::CallToolRequestParams,
+        cx: RequestContext<v::handlers::ClientPeer>,
+    ) -> Result<v::CallToolOutcome, ErrorObject> {
+        let content = p.arguments.unwrap_or_default()["content"].clone();
+        let params =
+            json!({"messages": [{"role": "assistant", "content": content}], "maxTokens": 9});
+        let text = match cx
+            .peer
+            .create_message(&serde_json::from_value(params).unwrap())
+            .await
+        {
+            Ok(answer) => serde_json::to_string(&answer).unwrap(),
+            Err(e) => format!("error: {e}"),
+        };
+        Ok(v::CallToolResult::text(text).into())
+    }
+}
+
+/// The older client: answers sampling, and keeps the requests it gets.
+#[derive(Clone, Default)]
+struct OldClient(std::sync::Arc<std::sync::Mutex<Vec<Value>>>);
+
+impl mcp_spec_types::rt::service::Transport for OldClient {
+    fn request(
+        &self,
+        id: mcp_spec_types::rt::jsonrpc::Id,
+        message: String,
+    ) -> mcp_spec_types::rt::service::BoxFuture<
+        '_,
+        Result<String, mcp_spec_types::rt::service::TransportError>,
+    > {
+        self.0
+            .lock()
+            .unwrap()
+            .push(serde_json::from_str(&message).unwrap());
+        let result =
+            json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "ok"}});
+        let answer = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+        Box::pin(async move { Ok(answer) })
+    }
+    fn notify(
+        &self,
+        _: String,
+    ) -> mcp_spec_types::rt::service::BoxFuture<
+        '_,
+        Result<(), mcp_spec_types::rt::service::TransportError>,
+    > {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+#[tokio::test]
+async fn the_handler_calls_an_older_client_back_in_its_version() {
+    let server = to_06::ServeOlder(Sampler);
+    let client = OldClient::default();
+    let back = v2025_06_18::handlers::ClientPeer(Peer::new(client.clone()));
+    let call = |content: Value| {
+        let message = request(
+            1,
+            "tools/call",
+            json!({"name": "s", "arguments": {"content": content}}),
+        );
+        let (server, back) = (&server, &back);
+        async move {
+            let answer = v2025_06_18::handlers::serve_client_message(
+                server,
+                &Open,
+                back,
+                message.as_bytes(),
+            )
+            .await;
+            let answer: Value = serde_json::from_str(&answer.unwrap()).unwrap();
+            answer["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        }
+    };
+    // A request both versions can carry goes out, and its result comes back as 2025-11-25's.
+    let text = call(json!({"type": "text", "text": "hi"})).await;
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        answer,
+        json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "ok"}})
+    );
+    assert_eq!(
+        client.0.lock().unwrap()[0]["params"]["messages"][0]["content"]["text"],
+        "hi"
+    );
+    // Tool use in sampling arrived in 2025-11-25: such a request is not sent, and the
+    // handler is told where it does not fit.
+    let text = call(json!({"type": "tool_use", "id": "u1", "name": "f", "input": {}})).await;
+    assert_eq!(client.0.lock().unwrap().len(), 1, "not sent");
+    assert!(
+        text.starts_with("error: transport: the `sampling/createMessage` params of 2025-11-25 cannot be expressed in 2025-06-18: at messages[0].content"),
+        "{text}"
+    );
+}

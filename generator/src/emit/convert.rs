@@ -112,6 +112,12 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         } else {
             serve_older(old, new)
         };
+        let adapter = if adapter.is_empty() {
+            adapter
+        } else {
+            let table = outbound(old, new);
+            quote! { #table #adapter }
+        };
         pairs.push(quote! {
             #[doc = #doc]
             #[cfg(all(feature = "convert", feature = #old_feature, feature = #new_feature))]
@@ -210,6 +216,73 @@ pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<Strin
     Ok(header_text.to_string() + &pretty(tokens, "convert harness")?)
 }
 
+/// `OUTBOUND`: what a newer server handler sends its older client (the params of its
+/// requests and notifications, and its requests' results back), per method both versions
+/// have, for `rt::convert::outbound`.
+fn outbound(old: &Model, new: &Model) -> TokenStream {
+    // With the discover era's input requests: an adapter sends them to an older client as
+    // requests of its own.
+    let sent = |m: &Model, kind| -> Vec<MethodDef> {
+        m.method_set(kind, false, false)
+            .into_iter()
+            .cloned()
+            .collect()
+    };
+    let mut params = Vec::new();
+    let mut results = Vec::new();
+    for kind in [MessageKind::Request, MessageKind::Notification] {
+        let newer = sent(new, kind);
+        for m in sent(old, kind) {
+            let Some(n) = newer.iter().find(|x| x.method == m.method) else {
+                continue;
+            };
+            let method = m.method.as_str();
+            params.push(match (&m.params, &n.params) {
+                (Some(TypeRef::Named(a)), Some(TypeRef::Named(b))) => {
+                    let (a, b) = (ident(a), ident(b));
+                    quote!(#method => crate::rt::convert::value::<new::#b, old::#a>(params),)
+                }
+                _ => quote!(#method => ::std::result::Result::Ok(params),),
+            });
+            if let (Some(a), Some(b)) = (m.result.as_deref(), n.result.as_deref()) {
+                let (a, b) = (ident(a), ident(b));
+                results.push(
+                    quote!(#method => crate::rt::convert::value::<old::#a, new::#b>(result),),
+                );
+            }
+        }
+    }
+    let table = |arms: Vec<TokenStream>, value: TokenStream| {
+        if arms.is_empty() {
+            return quote!(|_, _| ::std::option::Option::None);
+        }
+        quote!(|method, #value| ::std::option::Option::Some(match method {
+            #( #arms )*
+            _ => return ::std::option::Option::None,
+        }))
+    };
+    let (params, results) = (
+        table(params, quote!(params)),
+        table(results, quote!(result)),
+    );
+    let doc = format!(
+        " What a server handler of `{}` sends a client of `{}`, made that version's \
+         (`rt::convert::outbound`): the params of each request and notification both \
+         versions have, and the results of the requests back.",
+        new.version, old.version
+    );
+    let (from, to) = (&new.version, &old.version);
+    quote! {
+        #[doc = #doc]
+        pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+            from: #from,
+            to: #to,
+            params: #params,
+            result: #results,
+        };
+    }
+}
+
 /// `ServeOlder<H>`: a server handler of the older version made of one of the newer, for a
 /// pair in the same lifecycle era (both answer `initialize`). Each request the older
 /// version has and the newer answers too is forwarded: params converted up (-32602 if they
@@ -291,7 +364,8 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
         let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
         forwarded.push(quote! {
             async fn #f(&self, #param cx: NotificationContext<old::handlers::ClientPeer>) {
-                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(cx.peer.0) };
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(peer) };
                 self.0.#g(#call cx).await
             }
         });
@@ -302,7 +376,7 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
          converted down; a request only `{}` has is answered by the older trait's default \
          (-32601). Params that do not convert are -32602; a result the older version cannot \
          carry is -32603, naming what. `initialize` answers with `{}`. The handler calls the \
-         client back with its own version's types. Chains: `ServeOlder(ServeOlder(h))` \
+         client back with its own version's types, converted for it ([`OUTBOUND`]). Chains: `ServeOlder(ServeOlder(h))` \
          through the pair before.",
         old.version, new.version, old.version, old.version
     );
@@ -313,9 +387,11 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
         #[derive(Debug, Clone, Default)]
         pub struct ServeOlder<H>(pub H);
 
-        /// The newer handler's context: the same request on the same connection.
+        /// The newer handler's context: the same request on the same connection, whose
+        /// calls back are converted for the older client ([`OUTBOUND`]).
         fn newer(cx: RequestContext<old::handlers::ClientPeer>) -> RequestContext<new::handlers::ClientPeer> {
-            RequestContext { id: cx.id, meta: cx.meta, peer: new::handlers::ClientPeer(cx.peer.0) }
+            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+            RequestContext { id: cx.id, meta: cx.meta, peer: new::handlers::ClientPeer(peer) }
         }
 
         impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler for ServeOlder<H> {
@@ -392,9 +468,10 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
         };
         let forward = |n: &MethodDef| {
             let g = ident(&super::handlers::handler_fn_name(n));
-            quote! {
-                self.bridge.call(#arg, &cx.peer.0, |params, meta| self.handler.#g(params, newer(&cx, meta))).await?
-            }
+            quote! {{
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                self.bridge.call(#arg, &peer, |params, meta| self.handler.#g(params, newer(&cx, &peer, meta))).await?
+            }}
         };
         let method = m.method.as_str();
         let body = match (method, find(&new_answers, method)) {
@@ -447,7 +524,8 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
         let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
         methods.push(quote! {
             async fn #f(&self, #param cx: NotificationContext<old::handlers::ClientPeer>) {
-                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(cx.peer.0) };
+                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(peer) };
                 self.handler.#g(#call cx).await
             }
         });
@@ -468,7 +546,8 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
                     cx: &RequestContext<old::handlers::ClientPeer>,
                 ) -> ::std::result::Result<(), crate::rt::jsonrpc::ErrorObject> {
                     let handler = self.handler.clone();
-                    let peer = crate::rt::bridge::older_peer(&cx.peer.0);
+                    let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                    let peer = crate::rt::bridge::older_peer(&peer);
                     self.bridge.resubscribe(subscribe, params, move |params, meta| {
                         let params = crate::rt::convert::params_up::<_, new::#p>(&params)?;
                         let cx = RequestContext {
@@ -494,7 +573,7 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
          bridge does not make of the newer one's, is answered by the older trait's default \
          (-32601). Params that do not convert are -32602; a result the older version cannot \
          carry is -32603, naming what. One per connection: it remembers what the client \
-         said. The handler's notifications reach the client as it writes them."
+         said. What the handler sends the client is converted for it ([`OUTBOUND`])."
     );
     let new_doc = format!(
         " Serves `handler` to one connection of `{version}` clients; resource \
@@ -544,9 +623,9 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
         }
 
         /// The newer handler's context: the same request on the same connection, with the
-        /// `_meta` the bridge gave it.
-        fn newer(cx: &RequestContext<old::handlers::ClientPeer>, meta: Meta) -> RequestContext<new::handlers::ClientPeer> {
-            RequestContext { id: cx.id.clone(), meta: ::std::option::Option::Some(meta), peer: new::handlers::ClientPeer(cx.peer.0.clone()) }
+        /// `_meta` the bridge gave it, and `peer` (the client, through [`OUTBOUND`]).
+        fn newer(cx: &RequestContext<old::handlers::ClientPeer>, peer: &crate::rt::service::Peer, meta: Meta) -> RequestContext<new::handlers::ClientPeer> {
+            RequestContext { id: cx.id.clone(), meta: ::std::option::Option::Some(meta), peer: new::handlers::ClientPeer(peer.clone()) }
         }
 
         #listen
