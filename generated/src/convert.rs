@@ -4555,7 +4555,7 @@ pub mod v2025_06_18_v2025_11_25 {
     }
     impl ::std::convert::TryFrom<old::ClientCapabilities> for new::ClientCapabilities {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .elicitation: {string: any} does not fit ClientCapabilitiesElicitation): the error names what does not.
+        /// Not every value fits (at .elicitation.form: any does not fit {string: any}): the error names what does not.
         fn try_from(
             value: old::ClientCapabilities,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -4973,7 +4973,7 @@ pub mod v2025_06_18_v2025_11_25 {
     impl ::std::convert::TryFrom<old::InitializeRequestParams>
     for new::InitializeRequestParams {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .capabilities.elicitation: {string: any} does not fit ClientCapabilitiesElicitation): the error names what does not.
+        /// Not every value fits (at .capabilities.elicitation.form: any does not fit {string: any}): the error names what does not.
         fn try_from(
             value: old::InitializeRequestParams,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -5024,7 +5024,7 @@ pub mod v2025_06_18_v2025_11_25 {
     }
     impl ::std::convert::TryFrom<new::JsonRpcMessage> for old::JsonRpcMessage {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at |JsonRpcRequest.params: {string: any} does not fit JsonRpcRequestParams): the error names what does not.
+        /// Not every value fits (at |JsonRpcRequest.params._meta: any does not fit JsonRpcRequestParamsMeta): the error names what does not.
         fn try_from(
             value: new::JsonRpcMessage,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -5039,7 +5039,7 @@ pub mod v2025_06_18_v2025_11_25 {
     }
     impl ::std::convert::TryFrom<new::JsonRpcNotification> for old::JsonRpcNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params: {string: any} does not fit ResultObject): the error names what does not.
+        /// Not every value fits (at .params._meta: any does not fit {string: any}): the error names what does not.
         fn try_from(
             value: new::JsonRpcNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -5054,7 +5054,7 @@ pub mod v2025_06_18_v2025_11_25 {
     }
     impl ::std::convert::TryFrom<new::JsonRpcRequest> for old::JsonRpcRequest {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params: {string: any} does not fit JsonRpcRequestParams): the error names what does not.
+        /// Not every value fits (at .params._meta: any does not fit JsonRpcRequestParamsMeta): the error names what does not.
         fn try_from(
             value: new::JsonRpcRequest,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -5291,7 +5291,7 @@ pub mod v2025_06_18_v2025_11_25 {
     }
     impl ::std::convert::TryFrom<new::Notification> for old::Notification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params: {string: any} does not fit ResultObject): the error names what does not.
+        /// Not every value fits (at .params._meta: any does not fit {string: any}): the error names what does not.
         fn try_from(
             value: new::Notification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -5565,7 +5565,7 @@ pub mod v2025_06_18_v2025_11_25 {
     }
     impl ::std::convert::TryFrom<new::Request> for old::Request {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params: {string: any} does not fit RequestParams): the error names what does not.
+        /// Not every value fits (at .params._meta: any does not fit RequestParamsMeta): the error names what does not.
         fn try_from(value: new::Request) -> ::std::result::Result<Self, Self::Error> {
             crate::rt::convert::exact(&value)
         }
@@ -6629,7 +6629,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::AnyClientNotification>
     for new::AnyClientNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at |CancelledNotification.params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at |CancelledNotification.params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::AnyClientNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -6664,7 +6664,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::AnyServerNotification>
     for new::AnyServerNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at |CancelledNotification.params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at |CancelledNotification.params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::AnyServerNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -6683,7 +6683,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::AnyServerResult> for new::AnyServerResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at |ResultObject._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at |ResultObject._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::AnyServerResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -6749,7 +6749,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::CallToolOutcome> for new::CallToolOutcome {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at |CallToolResult._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at |CallToolResult._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::CallToolOutcome,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -6799,7 +6799,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::CallToolResult> for new::CallToolResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::CallToolResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -6818,7 +6818,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::CancelledNotification>
     for new::CancelledNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at .params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::CancelledNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -6835,7 +6835,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::CancelledNotificationParams>
     for new::CancelledNotificationParams {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::CancelledNotificationParams,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -6857,7 +6857,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<new::ClientCapabilities> for old::ClientCapabilities {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .roots: {string: any} does not fit ClientCapabilitiesRoots): the error names what does not.
+        /// Not every value fits (at .roots.listChanged: any does not fit boolean): the error names what does not.
         fn try_from(
             value: new::ClientCapabilities,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -6968,7 +6968,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::CompleteResult> for new::CompleteResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::CompleteResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7283,7 +7283,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::GetPromptResult> for new::GetPromptResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::GetPromptResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7370,7 +7370,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::JsonRpcMessage> for new::JsonRpcMessage {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at |JsonRpcResultResponse.result._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at |JsonRpcResultResponse.result._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::JsonRpcMessage,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7409,7 +7409,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::JsonRpcResponse> for new::JsonRpcResponse {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at |JsonRpcResultResponse.result._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at |JsonRpcResultResponse.result._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::JsonRpcResponse,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7425,7 +7425,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::JsonRpcResultResponse>
     for new::JsonRpcResultResponse {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .result._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at .result._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::JsonRpcResultResponse,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7470,7 +7470,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::ListPromptsResult> for new::ListPromptsResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::ListPromptsResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7503,7 +7503,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::ListResourceTemplatesResult>
     for new::ListResourceTemplatesResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::ListResourceTemplatesResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7535,7 +7535,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::ListResourcesResult> for new::ListResourcesResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::ListResourcesResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7592,7 +7592,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::ListToolsResult> for new::ListToolsResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::ListToolsResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7623,7 +7623,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::LoggingMessageNotification>
     for new::LoggingMessageNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at .params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::LoggingMessageNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7640,7 +7640,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::LoggingMessageNotificationParams>
     for new::LoggingMessageNotificationParams {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::LoggingMessageNotificationParams,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7706,7 +7706,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::NotificationParams> for new::NotificationParams {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::NotificationParams,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7777,7 +7777,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::PaginatedResult> for new::PaginatedResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::PaginatedResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7807,7 +7807,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::ProgressNotification>
     for new::ProgressNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at .params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::ProgressNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7823,7 +7823,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::ProgressNotificationParams>
     for new::ProgressNotificationParams {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::ProgressNotificationParams,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7876,7 +7876,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::PromptListChangedNotification>
     for new::PromptListChangedNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at .params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::PromptListChangedNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -7948,7 +7948,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::ReadResourceResult> for new::ReadResourceResult {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::ReadResourceResult,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -8053,7 +8053,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::ResourceListChangedNotification>
     for new::ResourceListChangedNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at .params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::ResourceListChangedNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -8113,7 +8113,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::ResourceUpdatedNotification>
     for new::ResourceUpdatedNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at .params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::ResourceUpdatedNotification,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -8130,7 +8130,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::ResourceUpdatedNotificationParams>
     for new::ResourceUpdatedNotificationParams {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::ResourceUpdatedNotificationParams,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -8146,7 +8146,7 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     impl ::std::convert::TryFrom<old::ResultObject> for new::ResultObject {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at ._meta: {string: any} does not fit ResultMetaObject): the error names what does not.
+        /// Not every value fits (at ._meta.io.modelcontextprotocol/serverInfo: any does not fit Implementation): the error names what does not.
         fn try_from(
             value: old::ResultObject,
         ) -> ::std::result::Result<Self, Self::Error> {
@@ -8482,7 +8482,7 @@ pub mod v2025_11_25_v2026_07_28 {
     impl ::std::convert::TryFrom<old::ToolListChangedNotification>
     for new::ToolListChangedNotification {
         type Error = crate::rt::convert::ConvertError;
-        /// Not every value fits (at .params._meta: {string: any} does not fit NotificationMetaObject): the error names what does not.
+        /// Not every value fits (at .params._meta.io.modelcontextprotocol/subscriptionId: no arm takes any): the error names what does not.
         fn try_from(
             value: old::ToolListChangedNotification,
         ) -> ::std::result::Result<Self, Self::Error> {

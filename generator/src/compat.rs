@@ -13,6 +13,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde_json::{Map, Value};
+
 use crate::diff::render;
 use crate::model::{ConstValue, Kind, Model, TypeDef, TypeRef};
 
@@ -24,6 +26,10 @@ pub struct Misfit {
     pub path: String,
     /// What the target cannot carry.
     pub why: String,
+    /// A value of the source type that does not fit, built along `path` (an array's item
+    /// at index 0, a map's value under key `k`, other members as small as their types
+    /// allow), where one can be built: what a conversion must refuse, at `path`.
+    pub witness: Option<Value>,
 }
 
 impl std::fmt::Display for Misfit {
@@ -73,12 +79,6 @@ impl<'m> Fits<'m> {
 
     /// Whether every value of `a` (a type of the source) fits `b` (a type of the target).
     pub fn fits(&mut self, a: &TypeRef, b: &TypeRef) -> Result<(), Misfit> {
-        let misfit = |why: String| {
-            Err(Misfit {
-                path: String::new(),
-                why,
-            })
-        };
         // Aliases stand for their targets.
         if let TypeRef::Named(n) = a
             && let Some(Kind::Alias { target, .. }) =
@@ -100,6 +100,10 @@ impl<'m> Fits<'m> {
             | (TypeRef::Boolean, TypeRef::Boolean) => Ok(()),
             (TypeRef::Const(c), _) => {
                 let value = const_value(self.from, c);
+                let witness = value.map(const_json);
+                let misfit = |why: String| -> Result<(), Misfit> {
+                    Err(Misfit::new(why).with(witness.clone()))
+                };
                 match (value, b) {
                     (Some(v), TypeRef::Const(d)) if const_value(self.to, d) == Some(v) => Ok(()),
                     (Some(ConstValue::String(_)), TypeRef::String)
@@ -118,28 +122,89 @@ impl<'m> Fits<'m> {
                     )),
                 }
             }
-            (TypeRef::Array(x), TypeRef::Array(y)) => self.fits(x, y).map_err(|m| m.under("[]")),
-            (TypeRef::Map(x), TypeRef::Map(y)) => self.fits(x, y).map_err(|m| m.under("{}")),
+            (TypeRef::Array(x), TypeRef::Array(y)) => self
+                .fits(x, y)
+                .map_err(|m| m.under("[]", |w| Some(Value::Array(vec![w])))),
+            (TypeRef::Map(x), TypeRef::Map(y)) => self.fits(x, y).map_err(|m| {
+                m.under("{}", |w| {
+                    Some(Value::Object(Map::from_iter([("k".into(), w)])))
+                })
+            }),
             (TypeRef::Named(n), _) => self.named_fits(n, b),
             (_, TypeRef::Named(m)) => match self.to_types.get(m.as_str()).map(|t| t.kind.clone()) {
                 Some(Kind::Union { variants, .. }) => self.fits_an_arm(a, &variants),
-                _ => misfit(format!("{} does not fit {m}", render(self.from, a))),
+                // A map fits an object where its values fit each member it may hold.
+                Some(Kind::Struct { fields, additional }) if matches!(a, TypeRef::Map(_)) => {
+                    let TypeRef::Map(x) = a else { unreachable!() };
+                    self.map_fits(x, &fields, additional.as_ref())
+                }
+                _ => Err(
+                    Misfit::new(format!("{} does not fit {m}", render(self.from, a)))
+                        .with(self.unlike(a, b)),
+                ),
             },
-            _ => misfit(format!(
+            _ => Err(Misfit::new(format!(
                 "{} does not fit {}",
                 render(self.from, a),
                 render(self.to, b)
-            )),
+            ))
+            .with(self.unlike(a, b))),
         }
+    }
+
+    /// A map of `x` against an object type: it may hold any member, with any value of `x`,
+    /// and need not hold any.
+    fn map_fits(
+        &mut self,
+        x: &TypeRef,
+        fields: &[crate::model::Field],
+        additional: Option<&TypeRef>,
+    ) -> Result<(), Misfit> {
+        let one = |key: &str, w: Value| Some(Value::Object(Map::from_iter([(key.to_string(), w)])));
+        for g in fields {
+            if g.required {
+                return Err(Misfit::new(format!(
+                    "`{}` is required, and a map need not hold it",
+                    g.wire
+                ))
+                .with(Some(Value::Object(Map::new()))));
+            }
+            self.fits(x, &g.ty)
+                .map_err(|m| m.under(&format!(".{}", g.wire), |w| one(&g.wire, w)))?;
+        }
+        match additional {
+            Some(add) => self
+                .fits(x, add)
+                .map_err(|m| m.under("{}", |w| one("k", w))),
+            None => Ok(()),
+        }
+    }
+
+    /// A value of `a` (the source's) that `b` (the target's) does not take by its JSON kind
+    /// alone, where there is one.
+    fn unlike(&self, a: &TypeRef, b: &TypeRef) -> Option<Value> {
+        match (a, b) {
+            (TypeRef::Number, TypeRef::Integer | TypeRef::Unsigned) => {
+                return Some(serde_json::json!(0.5));
+            }
+            (TypeRef::Integer, TypeRef::Unsigned) => return Some(Value::from(-1)),
+            _ => {}
+        }
+        let (ka, kb) = (kinds(self.from, a, 0), kinds(self.to, b, 0));
+        ka.difference(&kb).next().map(|kind| match *kind {
+            "object" => Value::Object(Map::new()),
+            "array" => Value::Array(Vec::new()),
+            "string" => Value::from("x"),
+            "number" => Value::from(1),
+            "boolean" => Value::from(true),
+            _ => Value::Null,
+        })
     }
 
     /// A named source type against any target type.
     fn named_fits(&mut self, n: &str, b: &TypeRef) -> Result<(), Misfit> {
         let Some(ta) = self.from_types.get(n).copied() else {
-            return Err(Misfit {
-                path: String::new(),
-                why: format!("{n} is not defined"),
-            });
+            return Err(Misfit::new(format!("{n} is not defined")));
         };
         let key = (n.to_string(), render(self.to, b));
         if !self.assumed.insert(key.clone()) {
@@ -157,15 +222,18 @@ impl<'m> Fits<'m> {
     }
 
     fn kind_fits(&mut self, n: &str, ka: &Kind, b: &TypeRef) -> Result<(), Misfit> {
-        let misfit = |why: String| {
-            Err(Misfit {
-                path: String::new(),
-                why,
-            })
-        };
         let target = match b {
             TypeRef::Named(m) => self.to_types.get(m.as_str()).map(|t| t.kind.clone()),
             _ => None,
+        };
+        let from = self.from;
+        let this = TypeRef::Named(n.to_string());
+        // The smallest value of this type, and the same with one member set.
+        let small = || minimal(from, &this, 0);
+        let with_member = |wire: &str, value: Value| {
+            let mut object = small()?;
+            object.as_object_mut()?.insert(wire.to_string(), value);
+            Some(object)
         };
         match (ka, target, b) {
             // A union fits where each of its arms does.
@@ -175,11 +243,13 @@ impl<'m> Fits<'m> {
                     && tb.is_some()
                     && tag != tb
                 {
-                    return misfit(format!("told apart by {tag:?}, then by {tb:?}"));
+                    return Err(
+                        Misfit::new(format!("told apart by {tag:?}, then by {tb:?}")).with(small()),
+                    );
                 }
                 for v in variants {
-                    self.fits(&v.ty, b)
-                        .map_err(|m| m.under(&format!("|{}", render(self.from, &v.ty))))?;
+                    let arm = format!("|{}", render(self.from, &v.ty));
+                    self.fits(&v.ty, b).map_err(|m| m.under(&arm, Some))?;
                 }
                 Ok(())
             }
@@ -187,17 +257,31 @@ impl<'m> Fits<'m> {
                 for g in &fb {
                     match fa.iter().find(|f| f.wire == g.wire) {
                         Some(f) => {
-                            let at = |m: Misfit| m.under(&format!(".{}", g.wire));
+                            let at = |m: Misfit| {
+                                m.under(&format!(".{}", g.wire), |w| with_member(&g.wire, w))
+                            };
                             if g.required && !f.required {
-                                return misfit(format!("`{}` is optional, then required", g.wire));
+                                return Err(Misfit::new(format!(
+                                    "`{}` is optional, then required",
+                                    g.wire
+                                ))
+                                .with(small()));
                             }
                             if f.nullable && !g.nullable {
-                                return misfit(format!("`{}` may be null, then may not", g.wire));
+                                return Err(Misfit::new(format!(
+                                    "`{}` may be null, then may not",
+                                    g.wire
+                                ))
+                                .with(with_member(&g.wire, Value::Null)));
                             }
                             self.fits(&f.ty, &g.ty).map_err(at)?;
                         }
                         None if g.required => {
-                            return misfit(format!("`{}` is required and absent before", g.wire));
+                            return Err(Misfit::new(format!(
+                                "`{}` is required and absent before",
+                                g.wire
+                            ))
+                            .with(small()));
                         }
                         None => {}
                     }
@@ -207,17 +291,22 @@ impl<'m> Fits<'m> {
             // An object written as a map of one value type.
             (Kind::Struct { fields, additional }, _, TypeRef::Map(v)) => {
                 for f in fields {
-                    self.fits(&f.ty, v)
-                        .map_err(|m| m.under(&format!(".{}", f.wire)))?;
+                    self.fits(&f.ty, v).map_err(|m| {
+                        m.under(&format!(".{}", f.wire), |w| with_member(&f.wire, w))
+                    })?;
                 }
                 match additional {
-                    Some(x) => self.fits(x, v).map_err(|m| m.under("{}")),
+                    Some(x) => self
+                        .fits(x, v)
+                        .map_err(|m| m.under("{}", |w| with_member("k", w))),
                     None => Ok(()),
                 }
             }
             (Kind::StringEnum { values: va }, Some(Kind::StringEnum { values: vb }), _) => {
                 match va.iter().find(|v| !vb.contains(v)) {
-                    Some(v) => misfit(format!("no value {v:?}")),
+                    Some(v) => {
+                        Err(Misfit::new(format!("no value {v:?}")).with(Some(v.as_str().into())))
+                    }
                     None => Ok(()),
                 }
             }
@@ -225,7 +314,10 @@ impl<'m> Fits<'m> {
             (_, Some(Kind::Union { variants, .. }), _) => {
                 self.fits_an_arm(&TypeRef::Named(n.to_string()), &variants)
             }
-            _ => misfit(format!("{n} does not fit {}", render(self.to, b))),
+            _ => Err(
+                Misfit::new(format!("{n} does not fit {}", render(self.to, b)))
+                    .with(self.unlike(&this, b).or_else(small)),
+            ),
         }
     }
 
@@ -242,17 +334,117 @@ impl<'m> Fits<'m> {
                 return Ok(());
             }
         }
-        Err(Misfit {
-            path: String::new(),
-            why: format!("no arm takes {}", render(self.from, a)),
-        })
+        // An array arm's witness holds an item: an empty array may be taken as another arm.
+        let witness = match a {
+            TypeRef::Array(x) => minimal(self.from, x, 1).map(|item| Value::Array(vec![item])),
+            _ => minimal(self.from, a, 0),
+        };
+        let first = arms.first().map(|v| v.ty.clone()).unwrap_or(TypeRef::Any);
+        let witness = witness.or_else(|| self.unlike(a, &first));
+        Err(Misfit::new(format!("no arm takes {}", render(self.from, a))).with(witness))
     }
 }
 
 impl Misfit {
-    fn under(mut self, step: &str) -> Misfit {
-        self.path.insert_str(0, step);
+    /// A misfit at the type compared, with no witness yet.
+    pub fn new(why: impl Into<String>) -> Misfit {
+        Misfit {
+            path: String::new(),
+            why: why.into(),
+            witness: None,
+        }
+    }
+
+    fn with(mut self, witness: Option<Value>) -> Misfit {
+        self.witness = witness;
         self
+    }
+
+    /// The misfit seen from one step out: `step` before its path, and its witness put
+    /// where that step leads (`wrap`), if the value around it can be built.
+    fn under(mut self, step: &str, wrap: impl FnOnce(Value) -> Option<Value>) -> Misfit {
+        self.path.insert_str(0, step);
+        self.witness = self.witness.and_then(wrap);
+        self
+    }
+}
+
+/// How deep [`minimal`] builds before it gives up (a type that requires itself).
+const MAX_DEPTH: usize = 16;
+
+/// The smallest value of `ty` in `model`: required members only, empty arrays and maps,
+/// zero, `""`, `false`, an enum's first value, a union's first arm that has one. `None`
+/// where there is none within [`MAX_DEPTH`].
+pub fn minimal(model: &Model, ty: &TypeRef, depth: usize) -> Option<Value> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    Some(match ty {
+        TypeRef::String => Value::from(""),
+        TypeRef::Integer | TypeRef::Unsigned | TypeRef::Number => Value::from(0),
+        TypeRef::Boolean => Value::from(false),
+        TypeRef::Any | TypeRef::Map(_) => Value::Object(Map::new()),
+        TypeRef::Array(_) => Value::Array(Vec::new()),
+        TypeRef::Const(c) => const_json(const_value(model, c)?),
+        TypeRef::Named(n) => {
+            let t = model.types.iter().find(|t| &t.name == n)?;
+            match &t.kind {
+                Kind::Alias { target, .. } => minimal(model, target, depth + 1)?,
+                Kind::StringEnum { values } => Value::from(values.first()?.as_str()),
+                Kind::Union { variants, .. } => variants
+                    .iter()
+                    .find_map(|v| minimal(model, &v.ty, depth + 1))?,
+                Kind::Struct { fields, .. } => {
+                    let mut object = Map::new();
+                    for f in fields.iter().filter(|f| f.required) {
+                        object.insert(f.wire.clone(), minimal(model, &f.ty, depth + 1)?);
+                    }
+                    Value::Object(object)
+                }
+            }
+        }
+    })
+}
+
+/// The JSON kinds (`object`, `array`, `string`, `number`, `boolean`, `null`) a value of
+/// `ty` may have.
+fn kinds(model: &Model, ty: &TypeRef, depth: usize) -> BTreeSet<&'static str> {
+    let all = ["object", "array", "string", "number", "boolean", "null"];
+    let one = |k: &'static str| BTreeSet::from([k]);
+    if depth > MAX_DEPTH {
+        return all.into();
+    }
+    match ty {
+        TypeRef::String => one("string"),
+        TypeRef::Integer | TypeRef::Unsigned | TypeRef::Number => one("number"),
+        TypeRef::Boolean => one("boolean"),
+        TypeRef::Any => all.into(),
+        TypeRef::Array(_) => one("array"),
+        TypeRef::Map(_) => one("object"),
+        TypeRef::Const(c) => match const_value(model, c) {
+            Some(ConstValue::String(_)) => one("string"),
+            Some(ConstValue::Integer(_)) => one("number"),
+            Some(ConstValue::Boolean(_)) => one("boolean"),
+            None => all.into(),
+        },
+        TypeRef::Named(n) => match model.types.iter().find(|t| &t.name == n).map(|t| &t.kind) {
+            Some(Kind::Alias { target, .. }) => kinds(model, target, depth + 1),
+            Some(Kind::Struct { .. }) => one("object"),
+            Some(Kind::StringEnum { .. }) => one("string"),
+            Some(Kind::Union { variants, .. }) => variants
+                .iter()
+                .flat_map(|v| kinds(model, &v.ty, depth + 1))
+                .collect(),
+            None => all.into(),
+        },
+    }
+}
+
+fn const_json(value: &ConstValue) -> Value {
+    match value {
+        ConstValue::String(s) => Value::from(s.as_str()),
+        ConstValue::Integer(i) => Value::from(*i),
+        ConstValue::Boolean(b) => Value::from(*b),
     }
 }
 

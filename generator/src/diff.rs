@@ -682,10 +682,9 @@ fn methods(old: &Model, new: &Model, changes: &mut Changes) {
                                 }
                             });
                     if !fits {
-                        return Err(first.unwrap_or_else(|| Misfit {
-                            path: String::new(),
-                            why: format!("no result for {r}"),
-                        }));
+                        return Err(
+                            first.unwrap_or_else(|| Misfit::new(format!("no result for {r}")))
+                        );
                     }
                 }
                 Ok(())

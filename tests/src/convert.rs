@@ -20,6 +20,8 @@ pub struct Pair {
     /// `(Rust name, older → newer is lossless, newer → older is lossless)` of every
     /// definition both have.
     pub definitions: &'static [(&'static str, bool, bool)],
+    /// For each direction that is not lossless, a value the conversion must refuse.
+    pub witnesses: &'static [Witness],
     /// Decodes a value as the definition of one version (the older if `up`),
     /// converts it and encodes the result; `None` for a name not in `definitions`.
     pub convert: fn(
@@ -27,6 +29,23 @@ pub struct Pair {
         bool,
         serde_json::Value,
     ) -> ::std::option::Option<::std::result::Result<serde_json::Value, String>>,
+}
+
+/// A direction of a definition that is not lossless, as the compatibility check
+/// found it: the first place a value need not fit, why, and a value of the source
+/// version built to be refused there.
+pub struct Witness {
+    /// The definition.
+    pub name: &'static str,
+    /// Older → newer, or back.
+    pub up: bool,
+    /// Where the check found the misfit (`.content[]|ResourceLink`; an array's
+    /// item is at index 0 in `value`, a map's value under key `k`).
+    pub path: &'static str,
+    /// What the target cannot carry there.
+    pub why: &'static str,
+    /// The value as JSON, where one could be built.
+    pub value: ::std::option::Option<&'static str>,
 }
 
 /// Every pair, oldest first.
@@ -160,6 +179,143 @@ pub const PAIRS: &[Pair] = &[
             ("ToolListChangedNotificationParams", true, true),
             ("UnsubscribeRequest", true, true),
             ("UnsubscribeRequestParams", true, true),
+        ],
+        witnesses: &[
+            Witness {
+                name: "AnyClientResult",
+                up: false,
+                path: "|CreateMessageResult.content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"model\":\"\",\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "AnyServerRequest",
+                up: false,
+                path: "|CreateMessageRequest.params.messages[].content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"sampling/createMessage\",\"params\":{\"maxTokens\":0,\"messages\":[{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"role\":\"assistant\"}]}}",
+                ),
+            },
+            Witness {
+                name: "AnyServerResult",
+                up: false,
+                path: "|GetPromptResult.messages[].content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"messages\":[{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"role\":\"assistant\"}]}",
+                ),
+            },
+            Witness {
+                name: "CallToolResult",
+                up: false,
+                path: ".content[]|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"content\":[{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"}]}",
+                ),
+            },
+            Witness {
+                name: "CallToolResultContentItem",
+                up: false,
+                path: "|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageRequest",
+                up: false,
+                path: ".params.messages[].content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"sampling/createMessage\",\"params\":{\"maxTokens\":0,\"messages\":[{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"role\":\"assistant\"}]}}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageRequestParams",
+                up: false,
+                path: ".messages[].content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"maxTokens\":0,\"messages\":[{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"role\":\"assistant\"}]}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageResult",
+                up: false,
+                path: ".content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"model\":\"\",\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageResultContent",
+                up: false,
+                path: "|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"}",
+                ),
+            },
+            Witness {
+                name: "GetPromptResult",
+                up: false,
+                path: ".messages[].content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"messages\":[{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"role\":\"assistant\"}]}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcMessage",
+                up: false,
+                path: "|JsonRpcBatchRequest",
+                why: "no arm takes JsonRpcBatchRequestItem[]",
+                value: ::std::option::Option::Some(
+                    "[{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"\"}]",
+                ),
+            },
+            Witness {
+                name: "PromptMessage",
+                up: false,
+                path: ".content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "PromptMessageContent",
+                up: false,
+                path: "|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"}",
+                ),
+            },
+            Witness {
+                name: "SamplingMessage",
+                up: false,
+                path: ".content|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"},\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "SamplingMessageContent",
+                up: false,
+                path: "|AudioContent",
+                why: "no arm takes AudioContent",
+                value: ::std::option::Option::Some(
+                    "{\"data\":\"\",\"mimeType\":\"\",\"type\":\"audio\"}",
+                ),
+            },
         ],
         convert: |name, up, value| {
             use mcp_spec_types::{v2024_11_05, v2025_03_26};
@@ -2166,6 +2322,62 @@ pub const PAIRS: &[Pair] = &[
             ("UnsubscribeRequest", true, true),
             ("UnsubscribeRequestParams", true, true),
         ],
+        witnesses: &[
+            Witness {
+                name: "AnyServerRequest",
+                up: false,
+                path: "|ElicitRequest",
+                why: "no arm takes ElicitRequest",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"elicitation/create\",\"params\":{\"message\":\"\",\"requestedSchema\":{\"properties\":{},\"type\":\"object\"}}}",
+                ),
+            },
+            Witness {
+                name: "AnyServerResult",
+                up: false,
+                path: "|GetPromptResult.messages[].content|ResourceLink",
+                why: "no arm takes ResourceLink",
+                value: ::std::option::Option::Some(
+                    "{\"messages\":[{\"content\":{\"name\":\"\",\"type\":\"resource_link\",\"uri\":\"\"},\"role\":\"assistant\"}]}",
+                ),
+            },
+            Witness {
+                name: "CallToolResult",
+                up: false,
+                path: ".content[]|ResourceLink",
+                why: "no arm takes ResourceLink",
+                value: ::std::option::Option::Some(
+                    "{\"content\":[{\"name\":\"\",\"type\":\"resource_link\",\"uri\":\"\"}]}",
+                ),
+            },
+            Witness {
+                name: "GetPromptResult",
+                up: false,
+                path: ".messages[].content|ResourceLink",
+                why: "no arm takes ResourceLink",
+                value: ::std::option::Option::Some(
+                    "{\"messages\":[{\"content\":{\"name\":\"\",\"type\":\"resource_link\",\"uri\":\"\"},\"role\":\"assistant\"}]}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcMessage",
+                up: true,
+                path: "|JsonRpcBatchRequest",
+                why: "no arm takes JsonRpcBatchRequestItem[]",
+                value: ::std::option::Option::Some(
+                    "[{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"\"}]",
+                ),
+            },
+            Witness {
+                name: "PromptMessage",
+                up: false,
+                path: ".content|ResourceLink",
+                why: "no arm takes ResourceLink",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"name\":\"\",\"type\":\"resource_link\",\"uri\":\"\"},\"role\":\"assistant\"}",
+                ),
+            },
+        ],
         convert: |name, up, value| {
             use mcp_spec_types::{v2025_03_26, v2025_06_18};
             match name {
@@ -4071,6 +4283,499 @@ pub const PAIRS: &[Pair] = &[
             ("ToolOutputSchema", true, true),
             ("UnsubscribeRequest", false, true),
             ("UnsubscribeRequestParams", true, true),
+        ],
+        witnesses: &[
+            Witness {
+                name: "AnyClientNotification",
+                up: true,
+                path: "|CancelledNotification",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "AnyClientNotification",
+                up: false,
+                path: "|CancelledNotification.params",
+                why: "`requestId` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}",
+                ),
+            },
+            Witness {
+                name: "AnyClientRequest",
+                up: true,
+                path: "|InitializeRequest",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"initialize\",\"params\":{\"capabilities\":{},\"clientInfo\":{\"name\":\"\",\"version\":\"\"},\"protocolVersion\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "AnyClientRequest",
+                up: false,
+                path: "|GetTaskRequest",
+                why: "no arm takes GetTaskRequest",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"tasks/get\",\"params\":{\"taskId\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "AnyClientResult",
+                up: false,
+                path: "|CreateMessageResult.content|ToolUseContent",
+                why: "no arm takes ToolUseContent",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"id\":\"\",\"input\":{},\"name\":\"\",\"type\":\"tool_use\"},\"model\":\"\",\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "AnyServerNotification",
+                up: true,
+                path: "|CancelledNotification",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "AnyServerNotification",
+                up: false,
+                path: "|CancelledNotification.params",
+                why: "`requestId` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}",
+                ),
+            },
+            Witness {
+                name: "AnyServerRequest",
+                up: true,
+                path: "|PingRequest",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some("{\"method\":\"ping\"}"),
+            },
+            Witness {
+                name: "AnyServerRequest",
+                up: false,
+                path: "|GetTaskRequest",
+                why: "no arm takes GetTaskRequest",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"tasks/get\",\"params\":{\"taskId\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "CallToolRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"tools/call\",\"params\":{\"name\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "CancelledNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "CancelledNotification",
+                up: false,
+                path: ".params",
+                why: "`requestId` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}",
+                ),
+            },
+            Witness {
+                name: "CancelledNotificationParams",
+                up: false,
+                path: "",
+                why: "`requestId` is optional, then required",
+                value: ::std::option::Option::Some("{}"),
+            },
+            Witness {
+                name: "ClientCapabilities",
+                up: true,
+                path: ".elicitation.form",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some("{\"elicitation\":{\"form\":[]}}"),
+            },
+            Witness {
+                name: "CompleteRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"completion/complete\",\"params\":{\"argument\":{\"name\":\"\",\"value\":\"\"},\"ref\":{\"name\":\"\",\"type\":\"ref/prompt\"}}}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"sampling/createMessage\",\"params\":{\"maxTokens\":0,\"messages\":[]}}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageRequest",
+                up: false,
+                path: ".params.messages[].content|ToolUseContent",
+                why: "no arm takes ToolUseContent",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"sampling/createMessage\",\"params\":{\"maxTokens\":0,\"messages\":[{\"content\":{\"id\":\"\",\"input\":{},\"name\":\"\",\"type\":\"tool_use\"},\"role\":\"assistant\"}]}}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageRequestParams",
+                up: false,
+                path: ".messages[].content|ToolUseContent",
+                why: "no arm takes ToolUseContent",
+                value: ::std::option::Option::Some(
+                    "{\"maxTokens\":0,\"messages\":[{\"content\":{\"id\":\"\",\"input\":{},\"name\":\"\",\"type\":\"tool_use\"},\"role\":\"assistant\"}]}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageResult",
+                up: false,
+                path: ".content|ToolUseContent",
+                why: "no arm takes ToolUseContent",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"id\":\"\",\"input\":{},\"name\":\"\",\"type\":\"tool_use\"},\"model\":\"\",\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageResultContent",
+                up: false,
+                path: "|ToolUseContent",
+                why: "no arm takes ToolUseContent",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"input\":{},\"name\":\"\",\"type\":\"tool_use\"}",
+                ),
+            },
+            Witness {
+                name: "ElicitRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"elicitation/create\",\"params\":{\"message\":\"\",\"requestedSchema\":{\"properties\":{},\"type\":\"object\"}}}",
+                ),
+            },
+            Witness {
+                name: "ElicitRequest",
+                up: false,
+                path: ".params|ElicitRequestUrlParams",
+                why: "`requestedSchema` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"elicitation/create\",\"params\":{\"elicitationId\":\"\",\"message\":\"\",\"mode\":\"url\",\"url\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "ElicitRequestParams",
+                up: false,
+                path: "|ElicitRequestUrlParams",
+                why: "`requestedSchema` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"elicitationId\":\"\",\"message\":\"\",\"mode\":\"url\",\"url\":\"\"}",
+                ),
+            },
+            Witness {
+                name: "ElicitResult",
+                up: false,
+                path: ".content{}|string[]",
+                why: "no arm takes string[]",
+                value: ::std::option::Option::Some(
+                    "{\"action\":\"accept\",\"content\":{\"k\":[\"\"]}}",
+                ),
+            },
+            Witness {
+                name: "ElicitResultContentValue",
+                up: false,
+                path: "|string[]",
+                why: "no arm takes string[]",
+                value: ::std::option::Option::Some("[\"\"]"),
+            },
+            Witness {
+                name: "EnumSchema",
+                up: false,
+                path: "|TitledSingleSelectEnumSchema",
+                why: "`enum` is required and absent before",
+                value: ::std::option::Option::Some("{\"oneOf\":[],\"type\":\"string\"}"),
+            },
+            Witness {
+                name: "GetPromptRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"prompts/get\",\"params\":{\"name\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "InitializeRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"initialize\",\"params\":{\"capabilities\":{},\"clientInfo\":{\"name\":\"\",\"version\":\"\"},\"protocolVersion\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "InitializeRequestParams",
+                up: true,
+                path: ".capabilities.elicitation.form",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"capabilities\":{\"elicitation\":{\"form\":[]}},\"clientInfo\":{\"name\":\"\",\"version\":\"\"},\"protocolVersion\":\"\"}",
+                ),
+            },
+            Witness {
+                name: "InitializedNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/initialized\"}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcMessage",
+                up: false,
+                path: "|JsonRpcRequest.params._meta",
+                why: "any does not fit JsonRpcRequestParamsMeta",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"\",\"params\":{\"_meta\":[]}}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcNotification",
+                up: false,
+                path: ".params._meta",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"\",\"params\":{\"_meta\":[]}}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcRequest",
+                up: false,
+                path: ".params._meta",
+                why: "any does not fit JsonRpcRequestParamsMeta",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"\",\"params\":{\"_meta\":[]}}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcResponse",
+                up: false,
+                path: "|JsonRpcErrorResponse",
+                why: "`id` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"error\":{\"code\":0,\"message\":\"\"},\"jsonrpc\":\"2.0\"}",
+                ),
+            },
+            Witness {
+                name: "ListPromptsRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some("{\"method\":\"prompts/list\"}"),
+            },
+            Witness {
+                name: "ListResourceTemplatesRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"resources/templates/list\"}",
+                ),
+            },
+            Witness {
+                name: "ListResourcesRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some("{\"method\":\"resources/list\"}"),
+            },
+            Witness {
+                name: "ListRootsRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some("{\"method\":\"roots/list\"}"),
+            },
+            Witness {
+                name: "ListToolsRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some("{\"method\":\"tools/list\"}"),
+            },
+            Witness {
+                name: "LoggingMessageNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/message\",\"params\":{\"data\":{},\"level\":\"alert\"}}",
+                ),
+            },
+            Witness {
+                name: "Notification",
+                up: false,
+                path: ".params._meta",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"\",\"params\":{\"_meta\":[]}}",
+                ),
+            },
+            Witness {
+                name: "PaginatedRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some("{\"method\":\"\"}"),
+            },
+            Witness {
+                name: "PingRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some("{\"method\":\"ping\"}"),
+            },
+            Witness {
+                name: "PrimitiveSchemaDefinition",
+                up: false,
+                path: "|UntitledMultiSelectEnumSchema",
+                why: "no arm takes UntitledMultiSelectEnumSchema",
+                value: ::std::option::Option::Some(
+                    "{\"items\":{\"enum\":[],\"type\":\"string\"},\"type\":\"array\"}",
+                ),
+            },
+            Witness {
+                name: "ProgressNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/progress\",\"params\":{\"progress\":0,\"progressToken\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "PromptListChangedNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/prompts/list_changed\"}",
+                ),
+            },
+            Witness {
+                name: "ReadResourceRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"resources/read\",\"params\":{\"uri\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "Request",
+                up: false,
+                path: ".params._meta",
+                why: "any does not fit RequestParamsMeta",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"\",\"params\":{\"_meta\":[]}}",
+                ),
+            },
+            Witness {
+                name: "ResourceListChangedNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/resources/list_changed\"}",
+                ),
+            },
+            Witness {
+                name: "ResourceUpdatedNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "RootsListChangedNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/roots/list_changed\"}",
+                ),
+            },
+            Witness {
+                name: "SamplingMessage",
+                up: false,
+                path: ".content|ToolUseContent",
+                why: "no arm takes ToolUseContent",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"id\":\"\",\"input\":{},\"name\":\"\",\"type\":\"tool_use\"},\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "SamplingMessageContent",
+                up: false,
+                path: "|ToolUseContent",
+                why: "no arm takes ToolUseContent",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"input\":{},\"name\":\"\",\"type\":\"tool_use\"}",
+                ),
+            },
+            Witness {
+                name: "SetLevelRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"logging/setLevel\",\"params\":{\"level\":\"alert\"}}",
+                ),
+            },
+            Witness {
+                name: "SubscribeRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "ToolListChangedNotification",
+                up: true,
+                path: "",
+                why: "`jsonrpc` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"notifications/tools/list_changed\"}",
+                ),
+            },
+            Witness {
+                name: "UnsubscribeRequest",
+                up: true,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"resources/unsubscribe\",\"params\":{\"uri\":\"\"}}",
+                ),
+            },
         ],
         convert: |name, up, value| {
             use mcp_spec_types::{v2025_06_18, v2025_11_25};
@@ -6081,6 +6786,591 @@ pub const PAIRS: &[Pair] = &[
             ("UntitledMultiSelectEnumSchema", true, true),
             ("UntitledMultiSelectEnumSchemaItems", true, true),
             ("UntitledSingleSelectEnumSchema", true, true),
+        ],
+        witnesses: &[
+            Witness {
+                name: "AnyClientNotification",
+                up: true,
+                path: "|CancelledNotification.params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}}}}",
+                ),
+            },
+            Witness {
+                name: "AnyClientRequest",
+                up: true,
+                path: "|InitializeRequest",
+                why: "no arm takes InitializeRequest",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"initialize\",\"params\":{\"capabilities\":{},\"clientInfo\":{\"name\":\"\",\"version\":\"\"},\"protocolVersion\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "AnyClientRequest",
+                up: false,
+                path: "|DiscoverRequest",
+                why: "no arm takes DiscoverRequest",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"server/discover\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/clientCapabilities\":{},\"io.modelcontextprotocol/protocolVersion\":\"\"}}}",
+                ),
+            },
+            Witness {
+                name: "AnyServerNotification",
+                up: true,
+                path: "|CancelledNotification.params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}}}}",
+                ),
+            },
+            Witness {
+                name: "AnyServerNotification",
+                up: false,
+                path: "|SubscriptionsAcknowledgedNotification",
+                why: "no arm takes SubscriptionsAcknowledgedNotification",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\",\"params\":{\"notifications\":{}}}",
+                ),
+            },
+            Witness {
+                name: "AnyServerResult",
+                up: true,
+                path: "|ResultObject._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]}}",
+                ),
+            },
+            Witness {
+                name: "AnyServerResult",
+                up: false,
+                path: "|ListToolsResult.tools[].outputSchema",
+                why: "`type` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"cacheScope\":\"private\",\"resultType\":\"\",\"tools\":[{\"inputSchema\":{\"type\":\"object\"},\"name\":\"\",\"outputSchema\":{}}],\"ttlMs\":0}",
+                ),
+            },
+            Witness {
+                name: "CallToolOutcome",
+                up: true,
+                path: "|CallToolResult._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"content\":[]}",
+                ),
+            },
+            Witness {
+                name: "CallToolOutcome",
+                up: false,
+                path: "|InputRequiredResult",
+                why: "no arm takes InputRequiredResult",
+                value: ::std::option::Option::Some("{\"resultType\":\"\"}"),
+            },
+            Witness {
+                name: "CallToolRequest",
+                up: true,
+                path: ".params",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"name\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "CallToolRequestParams",
+                up: true,
+                path: "",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some("{\"name\":\"\"}"),
+            },
+            Witness {
+                name: "CallToolResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"content\":[]}",
+                ),
+            },
+            Witness {
+                name: "CallToolResult",
+                up: false,
+                path: ".structuredContent",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"content\":[],\"resultType\":\"\",\"structuredContent\":[]}",
+                ),
+            },
+            Witness {
+                name: "CancelledNotification",
+                up: true,
+                path: ".params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}}}}",
+                ),
+            },
+            Witness {
+                name: "CancelledNotificationParams",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}}}",
+                ),
+            },
+            Witness {
+                name: "ClientCapabilities",
+                up: false,
+                path: ".roots.listChanged",
+                why: "any does not fit boolean",
+                value: ::std::option::Option::Some("{\"roots\":{\"listChanged\":[]}}"),
+            },
+            Witness {
+                name: "CompleteRequest",
+                up: true,
+                path: ".params",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"completion/complete\",\"params\":{\"argument\":{\"name\":\"\",\"value\":\"\"},\"ref\":{\"name\":\"\",\"type\":\"ref/prompt\"}}}",
+                ),
+            },
+            Witness {
+                name: "CompleteRequestParams",
+                up: true,
+                path: "",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"argument\":{\"name\":\"\",\"value\":\"\"},\"ref\":{\"name\":\"\",\"type\":\"ref/prompt\"}}",
+                ),
+            },
+            Witness {
+                name: "CompleteResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"completion\":{\"values\":[]}}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageRequest",
+                up: false,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"sampling/createMessage\",\"params\":{\"maxTokens\":0,\"messages\":[]}}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageRequestParams",
+                up: false,
+                path: ".messages[].content|ToolResultContent.structuredContent",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"maxTokens\":0,\"messages\":[{\"content\":{\"content\":[],\"structuredContent\":[],\"toolUseId\":\"\",\"type\":\"tool_result\"},\"role\":\"assistant\"}]}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageResult",
+                up: false,
+                path: ".content|ToolResultContent.structuredContent",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"content\":[],\"structuredContent\":[],\"toolUseId\":\"\",\"type\":\"tool_result\"},\"model\":\"\",\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "CreateMessageResultContent",
+                up: false,
+                path: "|ToolResultContent.structuredContent",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"content\":[],\"structuredContent\":[],\"toolUseId\":\"\",\"type\":\"tool_result\"}",
+                ),
+            },
+            Witness {
+                name: "ElicitRequest",
+                up: false,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"method\":\"elicitation/create\",\"params\":{\"message\":\"\",\"requestedSchema\":{\"properties\":{},\"type\":\"object\"}}}",
+                ),
+            },
+            Witness {
+                name: "ElicitRequestParams",
+                up: false,
+                path: "|ElicitRequestUrlParams",
+                why: "`elicitationId` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"message\":\"\",\"mode\":\"url\",\"url\":\"\"}",
+                ),
+            },
+            Witness {
+                name: "ElicitRequestUrlParams",
+                up: false,
+                path: "",
+                why: "`elicitationId` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"message\":\"\",\"mode\":\"url\",\"url\":\"\"}",
+                ),
+            },
+            Witness {
+                name: "GetPromptRequest",
+                up: true,
+                path: ".params",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"prompts/get\",\"params\":{\"name\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "GetPromptRequestParams",
+                up: true,
+                path: "",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some("{\"name\":\"\"}"),
+            },
+            Witness {
+                name: "GetPromptResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"messages\":[]}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcMessage",
+                up: true,
+                path: "|JsonRpcResultResponse.result._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]}}}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcResponse",
+                up: true,
+                path: "|JsonRpcResultResponse.result._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]}}}",
+                ),
+            },
+            Witness {
+                name: "JsonRpcResultResponse",
+                up: true,
+                path: ".result._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"result\":{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]}}}",
+                ),
+            },
+            Witness {
+                name: "ListPromptsRequest",
+                up: true,
+                path: "",
+                why: "`params` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"prompts/list\"}",
+                ),
+            },
+            Witness {
+                name: "ListPromptsResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"prompts\":[]}",
+                ),
+            },
+            Witness {
+                name: "ListResourceTemplatesRequest",
+                up: true,
+                path: "",
+                why: "`params` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"resources/templates/list\"}",
+                ),
+            },
+            Witness {
+                name: "ListResourceTemplatesResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"resourceTemplates\":[]}",
+                ),
+            },
+            Witness {
+                name: "ListResourcesRequest",
+                up: true,
+                path: "",
+                why: "`params` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"resources/list\"}",
+                ),
+            },
+            Witness {
+                name: "ListResourcesResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"resources\":[]}",
+                ),
+            },
+            Witness {
+                name: "ListRootsRequest",
+                up: false,
+                path: "",
+                why: "`id` is required and absent before",
+                value: ::std::option::Option::Some("{\"method\":\"roots/list\"}"),
+            },
+            Witness {
+                name: "ListToolsRequest",
+                up: true,
+                path: "",
+                why: "`params` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"tools/list\"}",
+                ),
+            },
+            Witness {
+                name: "ListToolsResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"tools\":[]}",
+                ),
+            },
+            Witness {
+                name: "ListToolsResult",
+                up: false,
+                path: ".tools[].outputSchema",
+                why: "`type` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"cacheScope\":\"private\",\"resultType\":\"\",\"tools\":[{\"inputSchema\":{\"type\":\"object\"},\"name\":\"\",\"outputSchema\":{}}],\"ttlMs\":0}",
+                ),
+            },
+            Witness {
+                name: "LoggingMessageNotification",
+                up: true,
+                path: ".params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}},\"data\":{},\"level\":\"alert\"}}",
+                ),
+            },
+            Witness {
+                name: "LoggingMessageNotificationParams",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}},\"data\":{},\"level\":\"alert\"}",
+                ),
+            },
+            Witness {
+                name: "NotificationParams",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}}}",
+                ),
+            },
+            Witness {
+                name: "PaginatedRequest",
+                up: true,
+                path: "",
+                why: "`params` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"\"}",
+                ),
+            },
+            Witness {
+                name: "PaginatedRequestParams",
+                up: true,
+                path: "",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some("{}"),
+            },
+            Witness {
+                name: "PaginatedResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]}}",
+                ),
+            },
+            Witness {
+                name: "ProgressNotification",
+                up: true,
+                path: ".params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}},\"progress\":0,\"progressToken\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "ProgressNotificationParams",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}},\"progress\":0,\"progressToken\":\"\"}",
+                ),
+            },
+            Witness {
+                name: "PromptListChangedNotification",
+                up: true,
+                path: ".params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/prompts/list_changed\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}}}}",
+                ),
+            },
+            Witness {
+                name: "ReadResourceRequest",
+                up: true,
+                path: ".params",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some(
+                    "{\"id\":\"\",\"jsonrpc\":\"2.0\",\"method\":\"resources/read\",\"params\":{\"uri\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "ReadResourceRequestParams",
+                up: true,
+                path: "",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some("{\"uri\":\"\"}"),
+            },
+            Witness {
+                name: "ReadResourceResult",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]},\"contents\":[]}",
+                ),
+            },
+            Witness {
+                name: "RequestParams",
+                up: true,
+                path: "",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some("{}"),
+            },
+            Witness {
+                name: "ResourceListChangedNotification",
+                up: true,
+                path: ".params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/list_changed\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}}}}",
+                ),
+            },
+            Witness {
+                name: "ResourceRequestParams",
+                up: true,
+                path: "",
+                why: "`_meta` is optional, then required",
+                value: ::std::option::Option::Some("{\"uri\":\"\"}"),
+            },
+            Witness {
+                name: "ResourceUpdatedNotification",
+                up: true,
+                path: ".params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}},\"uri\":\"\"}}",
+                ),
+            },
+            Witness {
+                name: "ResourceUpdatedNotificationParams",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}},\"uri\":\"\"}",
+                ),
+            },
+            Witness {
+                name: "ResultObject",
+                up: true,
+                path: "._meta.io.modelcontextprotocol/serverInfo",
+                why: "any does not fit Implementation",
+                value: ::std::option::Option::Some(
+                    "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":[]}}",
+                ),
+            },
+            Witness {
+                name: "SamplingMessage",
+                up: false,
+                path: ".content|ToolResultContent.structuredContent",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"content\":{\"content\":[],\"structuredContent\":[],\"toolUseId\":\"\",\"type\":\"tool_result\"},\"role\":\"assistant\"}",
+                ),
+            },
+            Witness {
+                name: "SamplingMessageContent",
+                up: false,
+                path: "|ToolResultContent.structuredContent",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"content\":[],\"structuredContent\":[],\"toolUseId\":\"\",\"type\":\"tool_result\"}",
+                ),
+            },
+            Witness {
+                name: "SamplingMessageContentBlock",
+                up: false,
+                path: "|ToolResultContent.structuredContent",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"content\":[],\"structuredContent\":[],\"toolUseId\":\"\",\"type\":\"tool_result\"}",
+                ),
+            },
+            Witness {
+                name: "Tool",
+                up: false,
+                path: ".outputSchema",
+                why: "`type` is required and absent before",
+                value: ::std::option::Option::Some(
+                    "{\"inputSchema\":{\"type\":\"object\"},\"name\":\"\",\"outputSchema\":{}}",
+                ),
+            },
+            Witness {
+                name: "ToolListChangedNotification",
+                up: true,
+                path: ".params._meta.io.modelcontextprotocol/subscriptionId",
+                why: "no arm takes any",
+                value: ::std::option::Option::Some(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":{}}}}",
+                ),
+            },
+            Witness {
+                name: "ToolOutputSchema",
+                up: false,
+                path: "",
+                why: "`type` is required and absent before",
+                value: ::std::option::Option::Some("{}"),
+            },
+            Witness {
+                name: "ToolResultContent",
+                up: false,
+                path: ".structuredContent",
+                why: "any does not fit {string: any}",
+                value: ::std::option::Option::Some(
+                    "{\"content\":[],\"structuredContent\":[],\"toolUseId\":\"\",\"type\":\"tool_result\"}",
+                ),
+            },
         ],
         convert: |name, up, value| {
             use mcp_spec_types::{v2025_11_25, v2026_07_28};
@@ -8352,6 +9642,7 @@ pub const PAIRS: &[Pair] = &[
             ("UntitledMultiSelectEnumSchemaItems", true, true),
             ("UntitledSingleSelectEnumSchema", true, true),
         ],
+        witnesses: &[],
         convert: |name, up, value| {
             use mcp_spec_types::{v2026_07_28, draft};
             match name {

@@ -239,3 +239,136 @@ fn a_from_drops_only_an_unknown_member_the_target_declares_and_cannot_take() {
     let up: new::Tool = tool.into();
     assert_eq!(up.icons.map(|i| i.len()), Some(1));
 }
+
+/// Where a conversion must refuse a witness: the compatibility check's path with the
+/// witness's own choices (index 0, key `k`), without the union-arm steps (`|Name`), which
+/// a value's path does not write.
+fn expected_path(check: &str) -> String {
+    expected_places(check).0
+}
+
+/// [`expected_path`], and the places of the unions on the way (where an arm step was): an
+/// untagged union that takes no arm is refused there, as a whole.
+fn expected_places(check: &str) -> (String, Vec<String>) {
+    let mut unions = Vec::new();
+    let mut out = String::new();
+    let mut rest = check;
+    while let Some(c) = rest.chars().next() {
+        if let Some(tail) = rest.strip_prefix("[]") {
+            out.push_str("[0]");
+            rest = tail;
+        } else if let Some(tail) = rest.strip_prefix("{}") {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push('k');
+            rest = tail;
+        } else if c == '|' {
+            // `|Name`, `|string[]`, `|{string: X}`: the arm's type as the check writes it.
+            unions.push(out.clone());
+            rest = &rest[1..];
+            if rest.starts_with('{') {
+                let end = rest.find('}').map_or(rest.len(), |i| i + 1);
+                rest = &rest[end..];
+            }
+            let end = rest
+                .find(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                .unwrap_or(rest.len());
+            rest = &rest[end..];
+            while let Some(tail) = rest.strip_prefix("[]") {
+                rest = tail;
+            }
+        } else if c == '.' {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            rest = &rest[1..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    (out, unions)
+}
+
+#[test]
+fn the_witness_paths_are_written_as_values_write_them() {
+    assert_eq!(expected_path(".content[]|ResourceLink"), "content[0]");
+    assert_eq!(
+        expected_path("|TextContent.annotations.audience[]"),
+        "annotations.audience[0]"
+    );
+    assert_eq!(expected_path(".properties{}.type"), "properties.k.type");
+    assert_eq!(expected_path(".content{}|string[]"), "content.k");
+    assert_eq!(expected_path(""), "");
+    assert_eq!(
+        expected_places("|A.x[]|B.y"),
+        (
+            "x[0].y".to_string(),
+            vec![String::new(), "x[0]".to_string()]
+        )
+    );
+}
+
+/// Every direction the compatibility check finds lossy (a `TryFrom`) comes with a witness:
+/// a value of the source version built to misfit where the check, and so the diff's
+/// detail, says. Each must decode in its own version, and the conversion must refuse it at
+/// that place (or inside it).
+#[test]
+fn every_lossy_direction_refuses_its_witness_where_the_diff_says() {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for pair in PAIRS {
+        for w in pair.witnesses {
+            let (from, to) = if w.up {
+                (pair.old, pair.new)
+            } else {
+                (pair.new, pair.old)
+            };
+            let at = format!("{} {from} -> {to} (`{}`: {})", w.name, w.path, w.why);
+            let Some(text) = w.value else {
+                wrong.push(format!("{at}: no witness"));
+                continue;
+            };
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            let refused = match (pair.convert)(w.name, w.up, value) {
+                Some(Err(e)) => e,
+                Some(Ok(v)) => {
+                    wrong.push(format!("{at}: {text} converted, to {v}"));
+                    continue;
+                }
+                None => panic!("{at}: not in the harness"),
+            };
+            if refused.starts_with("does not decode") {
+                wrong.push(format!(
+                    "{at}: the witness {text} is not a value of {from}: {refused}"
+                ));
+                continue;
+            }
+            let path = refused
+                .strip_prefix("at ")
+                .and_then(|r| r.split_once(": "))
+                .map_or("", |(p, _)| p);
+            let (expected, unions) = expected_places(w.path);
+            let inside = path == expected
+                || expected.is_empty()
+                || path.starts_with(&format!("{expected}."))
+                || path.starts_with(&format!("{expected}["))
+                || (unions.iter().any(|u| u == path) && refused.contains("no arm fits"));
+            if !inside {
+                wrong.push(format!("{at}: {text} refused elsewhere: {refused}"));
+                continue;
+            }
+            checked += 1;
+        }
+    }
+    println!("{checked} witnesses refused where predicted");
+    assert!(
+        wrong.is_empty(),
+        "{} of {} witnesses:\n{}",
+        wrong.len(),
+        checked + wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(checked >= 140, "only {checked} witnesses");
+}

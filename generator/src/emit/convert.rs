@@ -165,6 +165,23 @@ pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<Strin
             let (name, up, down) = (&c.name, c.up.is_ok(), c.down.is_ok());
             quote!((#name, #up, #down))
         });
+        let witnesses = list.iter().flat_map(|c| {
+            [(true, &c.up), (false, &c.down)]
+                .into_iter()
+                .filter_map(|(up, how)| how.as_ref().err().map(|m| (up, m)))
+                .map(|(up, m)| {
+                    let (name, path, why) = (&c.name, &m.path, &m.why);
+                    let value = match &m.witness {
+                        Some(w) => {
+                            let text = w.to_string();
+                            quote!(::std::option::Option::Some(#text))
+                        }
+                        None => quote!(::std::option::Option::None),
+                    };
+                    quote!(Witness { name: #name, up: #up, path: #path, why: #why, value: #value })
+                })
+                .collect::<Vec<_>>()
+        });
         let arms = list.iter().map(|c| {
             let (name, ty) = (&c.name, ident(&c.name));
             quote! {
@@ -180,6 +197,7 @@ pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<Strin
                 old: #old_v,
                 new: #new_v,
                 definitions: &[ #( #rows ),* ],
+                witnesses: &[ #( #witnesses ),* ],
                 convert: |name, up, value| {
                     use mcp_spec_types::{#old_mod, #new_mod};
                     match name {
@@ -205,9 +223,28 @@ pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<Strin
             /// `(Rust name, older → newer is lossless, newer → older is lossless)` of every
             /// definition both have.
             pub definitions: &'static [(&'static str, bool, bool)],
+            /// For each direction that is not lossless, a value the conversion must refuse.
+            pub witnesses: &'static [Witness],
             /// Decodes a value as the definition of one version (the older if `up`),
             /// converts it and encodes the result; `None` for a name not in `definitions`.
             pub convert: fn(&str, bool, serde_json::Value) -> ::std::option::Option<::std::result::Result<serde_json::Value, String>>,
+        }
+
+        /// A direction of a definition that is not lossless, as the compatibility check
+        /// found it: the first place a value need not fit, why, and a value of the source
+        /// version built to be refused there.
+        pub struct Witness {
+            /// The definition.
+            pub name: &'static str,
+            /// Older → newer, or back.
+            pub up: bool,
+            /// Where the check found the misfit (`.content[]|ResourceLink`; an array's
+            /// item is at index 0 in `value`, a map's value under key `k`).
+            pub path: &'static str,
+            /// What the target cannot carry there.
+            pub why: &'static str,
+            /// The value as JSON, where one could be built.
+            pub value: ::std::option::Option<&'static str>,
         }
 
         /// Every pair, oldest first.
