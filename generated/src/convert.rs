@@ -1682,8 +1682,9 @@ pub mod v2024_11_05_v2025_03_26 {
             crate::rt::convert::lossless(&value)
         }
     }
+    use crate::rt::service::{NotificationContext, RequestContext};
     /// What a server handler of `2025-03-26` sends a client of `2024-11-05`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
-    pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+    pub const TO_OLDER_CLIENT: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
         from: "2025-03-26",
         to: "2024-11-05",
         params: |method, params| ::std::option::Option::Some(
@@ -1775,463 +1776,956 @@ pub mod v2024_11_05_v2025_03_26 {
             },
         ),
     };
-    use crate::rt::service::{NotificationContext, RequestContext};
-    /// Serves clients of `2024-11-05` with a server handler written for `2025-03-26`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2024-11-05` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2024-11-05`. The handler calls the client back with its own version's types, converted for it ([`OUTBOUND`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    /// Serves clients of `2024-11-05` with a server handler written for `2025-03-26`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2024-11-05` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2024-11-05`. The handler calls the client back with its own version's types, converted for it ([`TO_OLDER_CLIENT`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
     #[derive(Debug, Clone, Default)]
     pub struct ServeOlder<H>(pub H);
-    /// The newer handler's context: the same request on the same connection, whose
-    /// calls back are converted for the older client ([`OUTBOUND`]).
-    fn newer(
-        cx: RequestContext<old::handlers::ClientPeer>,
-    ) -> RequestContext<new::handlers::ClientPeer> {
-        let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-        RequestContext {
-            id: cx.id,
-            meta: cx.meta,
-            peer: new::handlers::ClientPeer(peer),
-        }
-    }
-    impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
-    for ServeOlder<H> {
-        async fn complete(
-            &self,
-            params: old::CompleteRequestParams,
+    const _: () = {
+        /// The newer handler's context: the same request on the same connection, whose
+        /// calls back are converted for the older peer.
+        fn newer(
             cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::CompleteResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .complete(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::CompleteRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+        ) -> RequestContext<new::handlers::ClientPeer> {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+            RequestContext {
+                id: cx.id,
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(peer),
+            }
+        }
+        impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
+        for ServeOlder<H> {
+            async fn complete(
+                &self,
+                params: old::CompleteRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::CompleteResult,
-            >(&answer, "completion/complete", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn initialize(
-            &self,
-            params: old::InitializeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::InitializeResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .initialize(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::InitializeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .complete(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CompleteRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CompleteResult,
+                >(&answer, "completion/complete", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn initialize(
+                &self,
+                params: old::InitializeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::InitializeResult,
-            >(&answer, "initialize", "2024-11-05")?;
-            result.protocol_version = "2024-11-05".into();
-            Ok(result)
-        }
-        async fn set_level(
-            &self,
-            params: old::SetLevelRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .set_level(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::SetLevelRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .initialize(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::InitializeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::InitializeResult,
+                >(&answer, "initialize", "2024-11-05")?;
+                result.protocol_version = "2024-11-05".into();
+                Ok(result)
+            }
+            async fn set_level(
+                &self,
+                params: old::SetLevelRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "logging/setLevel", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn ping(
-            &self,
-            params: ::std::option::Option<old::PingRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .ping(
-                    params
-                        .as_ref()
-                        .map(crate::rt::convert::params_up::<_, new::PingRequestParams>)
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .set_level(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::SetLevelRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "logging/setLevel", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn ping(
+                &self,
+                params: ::std::option::Option<old::PingRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "ping", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn get_prompt(
-            &self,
-            params: old::GetPromptRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::GetPromptResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .get_prompt(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::GetPromptRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .ping(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::PingRequestParams>,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "ping", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn get_prompt(
+                &self,
+                params: old::GetPromptRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::GetPromptResult,
-            >(&answer, "prompts/get", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn list_prompts(
-            &self,
-            params: ::std::option::Option<old::ListPromptsRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListPromptsResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_prompts(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::ListPromptsRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .get_prompt(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::GetPromptRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::GetPromptResult,
+                >(&answer, "prompts/get", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn list_prompts(
+                &self,
+                params: ::std::option::Option<old::ListPromptsRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListPromptsResult,
-            >(&answer, "prompts/list", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn list_resources(
-            &self,
-            params: ::std::option::Option<old::ListResourcesRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListResourcesResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_resources(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::ListResourcesRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_prompts(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListPromptsRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListPromptsResult,
+                >(&answer, "prompts/list", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn list_resources(
+                &self,
+                params: ::std::option::Option<old::ListResourcesRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListResourcesResult,
-            >(&answer, "resources/list", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn read_resource(
-            &self,
-            params: old::ReadResourceRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ReadResourceResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .read_resource(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::ReadResourceRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_resources(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListResourcesRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListResourcesResult,
+                >(&answer, "resources/list", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn read_resource(
+                &self,
+                params: old::ReadResourceRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ReadResourceResult,
-            >(&answer, "resources/read", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn subscribe(
-            &self,
-            params: old::SubscribeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .subscribe(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::SubscribeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .read_resource(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::ReadResourceRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ReadResourceResult,
+                >(&answer, "resources/read", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn subscribe(
+                &self,
+                params: old::SubscribeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "resources/subscribe", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn list_resource_templates(
-            &self,
-            params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListResourceTemplatesResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_resource_templates(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::ListResourceTemplatesRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .subscribe(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::SubscribeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "resources/subscribe", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn list_resource_templates(
+                &self,
+                params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListResourceTemplatesResult,
-            >(&answer, "resources/templates/list", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn unsubscribe(
-            &self,
-            params: old::UnsubscribeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .unsubscribe(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::UnsubscribeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_resource_templates(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListResourceTemplatesRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListResourceTemplatesResult,
+                >(&answer, "resources/templates/list", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn unsubscribe(
+                &self,
+                params: old::UnsubscribeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "resources/unsubscribe", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn call_tool(
-            &self,
-            params: old::CallToolRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::CallToolResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .call_tool(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::CallToolRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .unsubscribe(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::UnsubscribeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "resources/unsubscribe", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn call_tool(
+                &self,
+                params: old::CallToolRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::CallToolResult,
-            >(&answer, "tools/call", "2024-11-05")?;
-            Ok(result)
-        }
-        async fn list_tools(
-            &self,
-            params: ::std::option::Option<old::ListToolsRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListToolsResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_tools(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::ListToolsRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .call_tool(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CallToolRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CallToolResult,
+                >(&answer, "tools/call", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn list_tools(
+                &self,
+                params: ::std::option::Option<old::ListToolsRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListToolsResult,
-            >(&answer, "tools/list", "2024-11-05")?;
-            Ok(result)
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_tools(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListToolsRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListToolsResult,
+                >(&answer, "tools/list", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn on_cancelled(
+                &self,
+                params: old::CancelledNotificationParams,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_cancelled(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::CancelledNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_initialized(
+                &self,
+                params: ::std::option::Option<old::InitializedNotificationParams>,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_initialized(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::InitializedNotificationParams,
+                                >,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_progress(
+                &self,
+                params: old::ProgressNotificationParams,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_progress(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ProgressNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_roots_list_changed(
+                &self,
+                params: ::std::option::Option<old::RootsListChangedNotificationParams>,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_roots_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::RootsListChangedNotificationParams,
+                                >,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
         }
-        async fn on_cancelled(
-            &self,
-            params: old::CancelledNotificationParams,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_cancelled(
-                    match crate::rt::convert::params_up::<
-                        _,
+    };
+    /// What a client of `2025-03-26` sends a server of `2024-11-05`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
+    pub const TO_OLDER_SERVER: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        from: "2025-03-26",
+        to: "2024-11-05",
+        params: |method, params| ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::rt::convert::value::<
+                        new::CompleteRequestParams,
+                        old::CompleteRequestParams,
+                    >(params)
+                }
+                "initialize" => {
+                    crate::rt::convert::value::<
+                        new::InitializeRequestParams,
+                        old::InitializeRequestParams,
+                    >(params)
+                }
+                "logging/setLevel" => {
+                    crate::rt::convert::value::<
+                        new::SetLevelRequestParams,
+                        old::SetLevelRequestParams,
+                    >(params)
+                }
+                "ping" => {
+                    crate::rt::convert::value::<
+                        new::PingRequestParams,
+                        old::PingRequestParams,
+                    >(params)
+                }
+                "prompts/get" => {
+                    crate::rt::convert::value::<
+                        new::GetPromptRequestParams,
+                        old::GetPromptRequestParams,
+                    >(params)
+                }
+                "prompts/list" => {
+                    crate::rt::convert::value::<
+                        new::ListPromptsRequestParams,
+                        old::ListPromptsRequestParams,
+                    >(params)
+                }
+                "resources/list" => {
+                    crate::rt::convert::value::<
+                        new::ListResourcesRequestParams,
+                        old::ListResourcesRequestParams,
+                    >(params)
+                }
+                "resources/read" => {
+                    crate::rt::convert::value::<
+                        new::ReadResourceRequestParams,
+                        old::ReadResourceRequestParams,
+                    >(params)
+                }
+                "resources/subscribe" => {
+                    crate::rt::convert::value::<
+                        new::SubscribeRequestParams,
+                        old::SubscribeRequestParams,
+                    >(params)
+                }
+                "resources/templates/list" => {
+                    crate::rt::convert::value::<
+                        new::ListResourceTemplatesRequestParams,
+                        old::ListResourceTemplatesRequestParams,
+                    >(params)
+                }
+                "resources/unsubscribe" => {
+                    crate::rt::convert::value::<
+                        new::UnsubscribeRequestParams,
+                        old::UnsubscribeRequestParams,
+                    >(params)
+                }
+                "tools/call" => {
+                    crate::rt::convert::value::<
+                        new::CallToolRequestParams,
+                        old::CallToolRequestParams,
+                    >(params)
+                }
+                "tools/list" => {
+                    crate::rt::convert::value::<
+                        new::ListToolsRequestParams,
+                        old::ListToolsRequestParams,
+                    >(params)
+                }
+                "notifications/cancelled" => {
+                    crate::rt::convert::value::<
                         new::CancelledNotificationParams,
-                    >(&params) {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_initialized(
-            &self,
-            params: ::std::option::Option<old::InitializedNotificationParams>,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_initialized(
-                    match params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::InitializedNotificationParams,
-                            >,
-                        )
-                        .transpose()
-                    {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_progress(
-            &self,
-            params: old::ProgressNotificationParams,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_progress(
-                    match crate::rt::convert::params_up::<
-                        _,
+                        old::CancelledNotificationParams,
+                    >(params)
+                }
+                "notifications/initialized" => {
+                    crate::rt::convert::value::<
+                        new::InitializedNotificationParams,
+                        old::InitializedNotificationParams,
+                    >(params)
+                }
+                "notifications/progress" => {
+                    crate::rt::convert::value::<
                         new::ProgressNotificationParams,
-                    >(&params) {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_roots_list_changed(
-            &self,
-            params: ::std::option::Option<old::RootsListChangedNotificationParams>,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
+                        old::ProgressNotificationParams,
+                    >(params)
+                }
+                "notifications/roots/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::RootsListChangedNotificationParams,
+                        old::RootsListChangedNotificationParams,
+                    >(params)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+        result: |method, result| ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::rt::convert::value::<
+                        old::CompleteResult,
+                        new::CompleteResult,
+                    >(result)
+                }
+                "initialize" => {
+                    crate::rt::convert::value::<
+                        old::InitializeResult,
+                        new::InitializeResult,
+                    >(result)
+                }
+                "logging/setLevel" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "ping" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "prompts/get" => {
+                    crate::rt::convert::value::<
+                        old::GetPromptResult,
+                        new::GetPromptResult,
+                    >(result)
+                }
+                "prompts/list" => {
+                    crate::rt::convert::value::<
+                        old::ListPromptsResult,
+                        new::ListPromptsResult,
+                    >(result)
+                }
+                "resources/list" => {
+                    crate::rt::convert::value::<
+                        old::ListResourcesResult,
+                        new::ListResourcesResult,
+                    >(result)
+                }
+                "resources/read" => {
+                    crate::rt::convert::value::<
+                        old::ReadResourceResult,
+                        new::ReadResourceResult,
+                    >(result)
+                }
+                "resources/subscribe" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "resources/templates/list" => {
+                    crate::rt::convert::value::<
+                        old::ListResourceTemplatesResult,
+                        new::ListResourceTemplatesResult,
+                    >(result)
+                }
+                "resources/unsubscribe" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "tools/call" => {
+                    crate::rt::convert::value::<
+                        old::CallToolResult,
+                        new::CallToolResult,
+                    >(result)
+                }
+                "tools/list" => {
+                    crate::rt::convert::value::<
+                        old::ListToolsResult,
+                        new::ListToolsResult,
+                    >(result)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+    };
+    /// Answers servers of `2024-11-05` with a client handler written for `2025-03-26`: each request both versions have (sampling, elicitation, roots) is converted up, answered by the newer handler, and its result converted down; a request only `2024-11-05` has is answered by the older trait's default. Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. The handler calls the server back with its own version's types, converted for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair before.
+    #[derive(Debug, Clone, Default)]
+    pub struct AnswerOlder<H>(pub H);
+    const _: () = {
+        /// The newer handler's context: the same request on the same connection, whose
+        /// calls back are converted for the older peer.
+        fn newer(
+            cx: RequestContext<old::handlers::ServerPeer>,
+        ) -> RequestContext<new::handlers::ServerPeer> {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+            RequestContext {
+                id: cx.id,
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_roots_list_changed(
-                    match params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::RootsListChangedNotificationParams,
-                            >,
-                        )
-                        .transpose()
-                    {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
+                peer: new::handlers::ServerPeer(peer),
+            }
         }
-    }
+        impl<H: new::handlers::ClientHandler> old::handlers::ClientHandler
+        for AnswerOlder<H> {
+            async fn ping(
+                &self,
+                params: ::std::option::Option<old::PingRequestParams>,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::EmptyResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .ping(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::PingRequestParams>,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "ping", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn list_roots(
+                &self,
+                params: ::std::option::Option<old::ListRootsRequestParams>,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::ListRootsResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_roots(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListRootsRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListRootsResult,
+                >(&answer, "roots/list", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn create_message(
+                &self,
+                params: old::CreateMessageRequestParams,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::CreateMessageResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .create_message(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CreateMessageRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CreateMessageResult,
+                >(&answer, "sampling/createMessage", "2024-11-05")?;
+                Ok(result)
+            }
+            async fn on_cancelled(
+                &self,
+                params: old::CancelledNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_cancelled(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::CancelledNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_logging_message(
+                &self,
+                params: old::LoggingMessageNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_logging_message(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::LoggingMessageNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_progress(
+                &self,
+                params: old::ProgressNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_progress(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ProgressNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_prompt_list_changed(
+                &self,
+                params: ::std::option::Option<old::PromptListChangedNotificationParams>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_prompt_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::PromptListChangedNotificationParams,
+                                >,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_resource_list_changed(
+                &self,
+                params: ::std::option::Option<
+                    old::ResourceListChangedNotificationParams,
+                >,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_resource_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ResourceListChangedNotificationParams,
+                                >,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_resource_updated(
+                &self,
+                params: old::ResourceUpdatedNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_resource_updated(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ResourceUpdatedNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_tool_list_changed(
+                &self,
+                params: ::std::option::Option<old::ToolListChangedNotificationParams>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_tool_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ToolListChangedNotificationParams,
+                                >,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+        }
+    };
 }
 
 /// `2025-03-26` ⇄ `2025-06-18`.
@@ -3765,8 +4259,9 @@ pub mod v2025_03_26_v2025_06_18 {
             crate::rt::convert::lossless(&value)
         }
     }
+    use crate::rt::service::{NotificationContext, RequestContext};
     /// What a server handler of `2025-06-18` sends a client of `2025-03-26`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
-    pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+    pub const TO_OLDER_CLIENT: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
         from: "2025-06-18",
         to: "2025-03-26",
         params: |method, params| ::std::option::Option::Some(
@@ -3858,453 +4353,931 @@ pub mod v2025_03_26_v2025_06_18 {
             },
         ),
     };
-    use crate::rt::service::{NotificationContext, RequestContext};
-    /// Serves clients of `2025-03-26` with a server handler written for `2025-06-18`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-03-26` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-03-26`. The handler calls the client back with its own version's types, converted for it ([`OUTBOUND`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    /// Serves clients of `2025-03-26` with a server handler written for `2025-06-18`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-03-26` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-03-26`. The handler calls the client back with its own version's types, converted for it ([`TO_OLDER_CLIENT`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
     #[derive(Debug, Clone, Default)]
     pub struct ServeOlder<H>(pub H);
-    /// The newer handler's context: the same request on the same connection, whose
-    /// calls back are converted for the older client ([`OUTBOUND`]).
-    fn newer(
-        cx: RequestContext<old::handlers::ClientPeer>,
-    ) -> RequestContext<new::handlers::ClientPeer> {
-        let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-        RequestContext {
-            id: cx.id,
-            meta: cx.meta,
-            peer: new::handlers::ClientPeer(peer),
-        }
-    }
-    impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
-    for ServeOlder<H> {
-        async fn complete(
-            &self,
-            params: old::CompleteRequestParams,
+    const _: () = {
+        /// The newer handler's context: the same request on the same connection, whose
+        /// calls back are converted for the older peer.
+        fn newer(
             cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::CompleteResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .complete(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::CompleteRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+        ) -> RequestContext<new::handlers::ClientPeer> {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+            RequestContext {
+                id: cx.id,
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(peer),
+            }
+        }
+        impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
+        for ServeOlder<H> {
+            async fn complete(
+                &self,
+                params: old::CompleteRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::CompleteResult,
-            >(&answer, "completion/complete", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn initialize(
-            &self,
-            params: old::InitializeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::InitializeResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .initialize(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::InitializeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .complete(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CompleteRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CompleteResult,
+                >(&answer, "completion/complete", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn initialize(
+                &self,
+                params: old::InitializeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::InitializeResult,
-            >(&answer, "initialize", "2025-03-26")?;
-            result.protocol_version = "2025-03-26".into();
-            Ok(result)
-        }
-        async fn set_level(
-            &self,
-            params: old::SetLevelRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .set_level(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::SetLevelRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .initialize(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::InitializeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::InitializeResult,
+                >(&answer, "initialize", "2025-03-26")?;
+                result.protocol_version = "2025-03-26".into();
+                Ok(result)
+            }
+            async fn set_level(
+                &self,
+                params: old::SetLevelRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "logging/setLevel", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn ping(
-            &self,
-            params: ::std::option::Option<old::PingRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .ping(
-                    params
-                        .as_ref()
-                        .map(crate::rt::convert::params_up::<_, new::PingRequestParams>)
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .set_level(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::SetLevelRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "logging/setLevel", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn ping(
+                &self,
+                params: ::std::option::Option<old::PingRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "ping", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn get_prompt(
-            &self,
-            params: old::GetPromptRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::GetPromptResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .get_prompt(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::GetPromptRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .ping(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::PingRequestParams>,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "ping", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn get_prompt(
+                &self,
+                params: old::GetPromptRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::GetPromptResult,
-            >(&answer, "prompts/get", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn list_prompts(
-            &self,
-            params: ::std::option::Option<old::ListPromptsRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListPromptsResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_prompts(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::ListPromptsRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .get_prompt(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::GetPromptRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::GetPromptResult,
+                >(&answer, "prompts/get", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn list_prompts(
+                &self,
+                params: ::std::option::Option<old::ListPromptsRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListPromptsResult,
-            >(&answer, "prompts/list", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn list_resources(
-            &self,
-            params: ::std::option::Option<old::ListResourcesRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListResourcesResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_resources(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::ListResourcesRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_prompts(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListPromptsRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListPromptsResult,
+                >(&answer, "prompts/list", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn list_resources(
+                &self,
+                params: ::std::option::Option<old::ListResourcesRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListResourcesResult,
-            >(&answer, "resources/list", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn read_resource(
-            &self,
-            params: old::ReadResourceRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ReadResourceResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .read_resource(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::ReadResourceRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_resources(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListResourcesRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListResourcesResult,
+                >(&answer, "resources/list", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn read_resource(
+                &self,
+                params: old::ReadResourceRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ReadResourceResult,
-            >(&answer, "resources/read", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn subscribe(
-            &self,
-            params: old::SubscribeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .subscribe(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::SubscribeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .read_resource(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::ReadResourceRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ReadResourceResult,
+                >(&answer, "resources/read", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn subscribe(
+                &self,
+                params: old::SubscribeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "resources/subscribe", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn list_resource_templates(
-            &self,
-            params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListResourceTemplatesResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_resource_templates(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::ListResourceTemplatesRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .subscribe(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::SubscribeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "resources/subscribe", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn list_resource_templates(
+                &self,
+                params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListResourceTemplatesResult,
-            >(&answer, "resources/templates/list", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn unsubscribe(
-            &self,
-            params: old::UnsubscribeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .unsubscribe(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::UnsubscribeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_resource_templates(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListResourceTemplatesRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListResourceTemplatesResult,
+                >(&answer, "resources/templates/list", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn unsubscribe(
+                &self,
+                params: old::UnsubscribeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "resources/unsubscribe", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn call_tool(
-            &self,
-            params: old::CallToolRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::CallToolResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .call_tool(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::CallToolRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .unsubscribe(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::UnsubscribeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "resources/unsubscribe", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn call_tool(
+                &self,
+                params: old::CallToolRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::CallToolResult,
-            >(&answer, "tools/call", "2025-03-26")?;
-            Ok(result)
-        }
-        async fn list_tools(
-            &self,
-            params: ::std::option::Option<old::ListToolsRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListToolsResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_tools(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::ListToolsRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .call_tool(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CallToolRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CallToolResult,
+                >(&answer, "tools/call", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn list_tools(
+                &self,
+                params: ::std::option::Option<old::ListToolsRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListToolsResult,
-            >(&answer, "tools/list", "2025-03-26")?;
-            Ok(result)
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_tools(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListToolsRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListToolsResult,
+                >(&answer, "tools/list", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn on_cancelled(
+                &self,
+                params: old::CancelledNotificationParams,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_cancelled(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::CancelledNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_initialized(
+                &self,
+                params: ::std::option::Option<old::InitializedNotificationParams>,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_initialized(
+                        match params
+                            .as_ref()
+                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_progress(
+                &self,
+                params: old::ProgressNotificationParams,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_progress(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ProgressNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_roots_list_changed(
+                &self,
+                params: ::std::option::Option<old::RootsListChangedNotificationParams>,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_roots_list_changed(
+                        match params
+                            .as_ref()
+                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
         }
-        async fn on_cancelled(
-            &self,
-            params: old::CancelledNotificationParams,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_cancelled(
-                    match crate::rt::convert::params_up::<
-                        _,
+    };
+    /// What a client of `2025-06-18` sends a server of `2025-03-26`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
+    pub const TO_OLDER_SERVER: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        from: "2025-06-18",
+        to: "2025-03-26",
+        params: |method, params| ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::rt::convert::value::<
+                        new::CompleteRequestParams,
+                        old::CompleteRequestParams,
+                    >(params)
+                }
+                "initialize" => {
+                    crate::rt::convert::value::<
+                        new::InitializeRequestParams,
+                        old::InitializeRequestParams,
+                    >(params)
+                }
+                "logging/setLevel" => {
+                    crate::rt::convert::value::<
+                        new::SetLevelRequestParams,
+                        old::SetLevelRequestParams,
+                    >(params)
+                }
+                "ping" => {
+                    crate::rt::convert::value::<
+                        new::PingRequestParams,
+                        old::PingRequestParams,
+                    >(params)
+                }
+                "prompts/get" => {
+                    crate::rt::convert::value::<
+                        new::GetPromptRequestParams,
+                        old::GetPromptRequestParams,
+                    >(params)
+                }
+                "prompts/list" => {
+                    crate::rt::convert::value::<
+                        new::ListPromptsRequestParams,
+                        old::ListPromptsRequestParams,
+                    >(params)
+                }
+                "resources/list" => {
+                    crate::rt::convert::value::<
+                        new::ListResourcesRequestParams,
+                        old::ListResourcesRequestParams,
+                    >(params)
+                }
+                "resources/read" => {
+                    crate::rt::convert::value::<
+                        new::ReadResourceRequestParams,
+                        old::ReadResourceRequestParams,
+                    >(params)
+                }
+                "resources/subscribe" => {
+                    crate::rt::convert::value::<
+                        new::SubscribeRequestParams,
+                        old::SubscribeRequestParams,
+                    >(params)
+                }
+                "resources/templates/list" => {
+                    crate::rt::convert::value::<
+                        new::ListResourceTemplatesRequestParams,
+                        old::ListResourceTemplatesRequestParams,
+                    >(params)
+                }
+                "resources/unsubscribe" => {
+                    crate::rt::convert::value::<
+                        new::UnsubscribeRequestParams,
+                        old::UnsubscribeRequestParams,
+                    >(params)
+                }
+                "tools/call" => {
+                    crate::rt::convert::value::<
+                        new::CallToolRequestParams,
+                        old::CallToolRequestParams,
+                    >(params)
+                }
+                "tools/list" => {
+                    crate::rt::convert::value::<
+                        new::ListToolsRequestParams,
+                        old::ListToolsRequestParams,
+                    >(params)
+                }
+                "notifications/cancelled" => {
+                    crate::rt::convert::value::<
                         new::CancelledNotificationParams,
-                    >(&params) {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_initialized(
-            &self,
-            params: ::std::option::Option<old::InitializedNotificationParams>,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_initialized(
-                    match params
-                        .as_ref()
-                        .map(crate::rt::convert::params_up::<_, new::ResultObject>)
-                        .transpose()
-                    {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_progress(
-            &self,
-            params: old::ProgressNotificationParams,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_progress(
-                    match crate::rt::convert::params_up::<
-                        _,
+                        old::CancelledNotificationParams,
+                    >(params)
+                }
+                "notifications/initialized" => {
+                    crate::rt::convert::value::<
+                        new::ResultObject,
+                        old::InitializedNotificationParams,
+                    >(params)
+                }
+                "notifications/progress" => {
+                    crate::rt::convert::value::<
                         new::ProgressNotificationParams,
-                    >(&params) {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_roots_list_changed(
-            &self,
-            params: ::std::option::Option<old::RootsListChangedNotificationParams>,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
+                        old::ProgressNotificationParams,
+                    >(params)
+                }
+                "notifications/roots/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::ResultObject,
+                        old::RootsListChangedNotificationParams,
+                    >(params)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+        result: |method, result| ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::rt::convert::value::<
+                        old::CompleteResult,
+                        new::CompleteResult,
+                    >(result)
+                }
+                "initialize" => {
+                    crate::rt::convert::value::<
+                        old::InitializeResult,
+                        new::InitializeResult,
+                    >(result)
+                }
+                "logging/setLevel" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "ping" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "prompts/get" => {
+                    crate::rt::convert::value::<
+                        old::GetPromptResult,
+                        new::GetPromptResult,
+                    >(result)
+                }
+                "prompts/list" => {
+                    crate::rt::convert::value::<
+                        old::ListPromptsResult,
+                        new::ListPromptsResult,
+                    >(result)
+                }
+                "resources/list" => {
+                    crate::rt::convert::value::<
+                        old::ListResourcesResult,
+                        new::ListResourcesResult,
+                    >(result)
+                }
+                "resources/read" => {
+                    crate::rt::convert::value::<
+                        old::ReadResourceResult,
+                        new::ReadResourceResult,
+                    >(result)
+                }
+                "resources/subscribe" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "resources/templates/list" => {
+                    crate::rt::convert::value::<
+                        old::ListResourceTemplatesResult,
+                        new::ListResourceTemplatesResult,
+                    >(result)
+                }
+                "resources/unsubscribe" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "tools/call" => {
+                    crate::rt::convert::value::<
+                        old::CallToolResult,
+                        new::CallToolResult,
+                    >(result)
+                }
+                "tools/list" => {
+                    crate::rt::convert::value::<
+                        old::ListToolsResult,
+                        new::ListToolsResult,
+                    >(result)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+    };
+    /// Answers servers of `2025-03-26` with a client handler written for `2025-06-18`: each request both versions have (sampling, elicitation, roots) is converted up, answered by the newer handler, and its result converted down; a request only `2025-03-26` has is answered by the older trait's default. Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. The handler calls the server back with its own version's types, converted for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair before.
+    #[derive(Debug, Clone, Default)]
+    pub struct AnswerOlder<H>(pub H);
+    const _: () = {
+        /// The newer handler's context: the same request on the same connection, whose
+        /// calls back are converted for the older peer.
+        fn newer(
+            cx: RequestContext<old::handlers::ServerPeer>,
+        ) -> RequestContext<new::handlers::ServerPeer> {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+            RequestContext {
+                id: cx.id,
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_roots_list_changed(
-                    match params
-                        .as_ref()
-                        .map(crate::rt::convert::params_up::<_, new::ResultObject>)
-                        .transpose()
-                    {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
+                peer: new::handlers::ServerPeer(peer),
+            }
         }
-    }
+        impl<H: new::handlers::ClientHandler> old::handlers::ClientHandler
+        for AnswerOlder<H> {
+            async fn ping(
+                &self,
+                params: ::std::option::Option<old::PingRequestParams>,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::EmptyResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .ping(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::PingRequestParams>,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "ping", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn list_roots(
+                &self,
+                params: ::std::option::Option<old::ListRootsRequestParams>,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::ListRootsResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_roots(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListRootsRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListRootsResult,
+                >(&answer, "roots/list", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn create_message(
+                &self,
+                params: old::CreateMessageRequestParams,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::CreateMessageResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .create_message(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CreateMessageRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CreateMessageResult,
+                >(&answer, "sampling/createMessage", "2025-03-26")?;
+                Ok(result)
+            }
+            async fn on_cancelled(
+                &self,
+                params: old::CancelledNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_cancelled(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::CancelledNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_logging_message(
+                &self,
+                params: old::LoggingMessageNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_logging_message(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::LoggingMessageNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_progress(
+                &self,
+                params: old::ProgressNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_progress(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ProgressNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_prompt_list_changed(
+                &self,
+                params: ::std::option::Option<old::PromptListChangedNotificationParams>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_prompt_list_changed(
+                        match params
+                            .as_ref()
+                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_resource_list_changed(
+                &self,
+                params: ::std::option::Option<
+                    old::ResourceListChangedNotificationParams,
+                >,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_resource_list_changed(
+                        match params
+                            .as_ref()
+                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_resource_updated(
+                &self,
+                params: old::ResourceUpdatedNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_resource_updated(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ResourceUpdatedNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_tool_list_changed(
+                &self,
+                params: ::std::option::Option<old::ToolListChangedNotificationParams>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_tool_list_changed(
+                        match params
+                            .as_ref()
+                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+        }
+    };
 }
 
 /// `2025-06-18` ⇄ `2025-11-25`.
@@ -6055,8 +7028,9 @@ pub mod v2025_06_18_v2025_11_25 {
             crate::rt::convert::lossless(&value)
         }
     }
+    use crate::rt::service::{NotificationContext, RequestContext};
     /// What a server handler of `2025-11-25` sends a client of `2025-06-18`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
-    pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+    pub const TO_OLDER_CLIENT: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
         from: "2025-11-25",
         to: "2025-06-18",
         params: |method, params| ::std::option::Option::Some(
@@ -6160,453 +7134,955 @@ pub mod v2025_06_18_v2025_11_25 {
             },
         ),
     };
-    use crate::rt::service::{NotificationContext, RequestContext};
-    /// Serves clients of `2025-06-18` with a server handler written for `2025-11-25`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-06-18` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-06-18`. The handler calls the client back with its own version's types, converted for it ([`OUTBOUND`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
+    /// Serves clients of `2025-06-18` with a server handler written for `2025-11-25`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-06-18` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-06-18`. The handler calls the client back with its own version's types, converted for it ([`TO_OLDER_CLIENT`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
     #[derive(Debug, Clone, Default)]
     pub struct ServeOlder<H>(pub H);
-    /// The newer handler's context: the same request on the same connection, whose
-    /// calls back are converted for the older client ([`OUTBOUND`]).
-    fn newer(
-        cx: RequestContext<old::handlers::ClientPeer>,
-    ) -> RequestContext<new::handlers::ClientPeer> {
-        let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-        RequestContext {
-            id: cx.id,
-            meta: cx.meta,
-            peer: new::handlers::ClientPeer(peer),
-        }
-    }
-    impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
-    for ServeOlder<H> {
-        async fn complete(
-            &self,
-            params: old::CompleteRequestParams,
+    const _: () = {
+        /// The newer handler's context: the same request on the same connection, whose
+        /// calls back are converted for the older peer.
+        fn newer(
             cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::CompleteResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .complete(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::CompleteRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+        ) -> RequestContext<new::handlers::ClientPeer> {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+            RequestContext {
+                id: cx.id,
+                meta: cx.meta,
+                peer: new::handlers::ClientPeer(peer),
+            }
+        }
+        impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
+        for ServeOlder<H> {
+            async fn complete(
+                &self,
+                params: old::CompleteRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::CompleteResult,
-            >(&answer, "completion/complete", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn initialize(
-            &self,
-            params: old::InitializeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::InitializeResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .initialize(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::InitializeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .complete(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CompleteRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CompleteResult,
+                >(&answer, "completion/complete", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn initialize(
+                &self,
+                params: old::InitializeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::InitializeResult,
-            >(&answer, "initialize", "2025-06-18")?;
-            result.protocol_version = "2025-06-18".into();
-            Ok(result)
-        }
-        async fn set_level(
-            &self,
-            params: old::SetLevelRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .set_level(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::SetLevelRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .initialize(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::InitializeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::InitializeResult,
+                >(&answer, "initialize", "2025-06-18")?;
+                result.protocol_version = "2025-06-18".into();
+                Ok(result)
+            }
+            async fn set_level(
+                &self,
+                params: old::SetLevelRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "logging/setLevel", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn ping(
-            &self,
-            params: ::std::option::Option<old::PingRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .ping(
-                    params
-                        .as_ref()
-                        .map(crate::rt::convert::params_up::<_, new::RequestParams>)
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .set_level(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::SetLevelRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "logging/setLevel", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn ping(
+                &self,
+                params: ::std::option::Option<old::PingRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "ping", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn get_prompt(
-            &self,
-            params: old::GetPromptRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::GetPromptResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .get_prompt(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::GetPromptRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .ping(
+                        params
+                            .as_ref()
+                            .map(crate::rt::convert::params_up::<_, new::RequestParams>)
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "ping", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn get_prompt(
+                &self,
+                params: old::GetPromptRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::GetPromptResult,
-            >(&answer, "prompts/get", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn list_prompts(
-            &self,
-            params: ::std::option::Option<old::ListPromptsRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListPromptsResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_prompts(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::PaginatedRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .get_prompt(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::GetPromptRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::GetPromptResult,
+                >(&answer, "prompts/get", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn list_prompts(
+                &self,
+                params: ::std::option::Option<old::ListPromptsRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListPromptsResult,
-            >(&answer, "prompts/list", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn list_resources(
-            &self,
-            params: ::std::option::Option<old::ListResourcesRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListResourcesResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_resources(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::PaginatedRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_prompts(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::PaginatedRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListPromptsResult,
+                >(&answer, "prompts/list", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn list_resources(
+                &self,
+                params: ::std::option::Option<old::ListResourcesRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListResourcesResult,
-            >(&answer, "resources/list", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn read_resource(
-            &self,
-            params: old::ReadResourceRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ReadResourceResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .read_resource(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::ReadResourceRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_resources(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::PaginatedRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListResourcesResult,
+                >(&answer, "resources/list", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn read_resource(
+                &self,
+                params: old::ReadResourceRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ReadResourceResult,
-            >(&answer, "resources/read", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn subscribe(
-            &self,
-            params: old::SubscribeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .subscribe(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::SubscribeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .read_resource(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::ReadResourceRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ReadResourceResult,
+                >(&answer, "resources/read", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn subscribe(
+                &self,
+                params: old::SubscribeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "resources/subscribe", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn list_resource_templates(
-            &self,
-            params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListResourceTemplatesResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_resource_templates(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::PaginatedRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .subscribe(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::SubscribeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "resources/subscribe", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn list_resource_templates(
+                &self,
+                params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListResourceTemplatesResult,
-            >(&answer, "resources/templates/list", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn unsubscribe(
-            &self,
-            params: old::UnsubscribeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let answer = self
-                .0
-                .unsubscribe(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::UnsubscribeRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_resource_templates(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::PaginatedRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListResourceTemplatesResult,
+                >(&answer, "resources/templates/list", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn unsubscribe(
+                &self,
+                params: old::UnsubscribeRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::EmptyResult,
-            >(&answer, "resources/unsubscribe", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn call_tool(
-            &self,
-            params: old::CallToolRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::CallToolResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .call_tool(
-                    crate::rt::convert::params_up::<
-                        _,
-                        new::CallToolRequestParams,
-                    >(&params)?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .unsubscribe(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::UnsubscribeRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "resources/unsubscribe", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn call_tool(
+                &self,
+                params: old::CallToolRequestParams,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::CallToolResult,
-            >(&answer, "tools/call", "2025-06-18")?;
-            Ok(result)
-        }
-        async fn list_tools(
-            &self,
-            params: ::std::option::Option<old::ListToolsRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListToolsResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = self
-                .0
-                .list_tools(
-                    params
-                        .as_ref()
-                        .map(
-                            crate::rt::convert::params_up::<
-                                _,
-                                new::PaginatedRequestParams,
-                            >,
-                        )
-                        .transpose()?,
-                    newer(cx),
-                )
-                .await?;
-            #[allow(unused_mut)]
-            let mut result = crate::rt::convert::result_down::<
-                _,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .call_tool(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CallToolRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CallToolResult,
+                >(&answer, "tools/call", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn list_tools(
+                &self,
+                params: ::std::option::Option<old::ListToolsRequestParams>,
+                cx: RequestContext<old::handlers::ClientPeer>,
+            ) -> ::std::result::Result<
                 old::ListToolsResult,
-            >(&answer, "tools/list", "2025-06-18")?;
-            Ok(result)
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_tools(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::PaginatedRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListToolsResult,
+                >(&answer, "tools/list", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn on_cancelled(
+                &self,
+                params: old::CancelledNotificationParams,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_cancelled(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::CancelledNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_initialized(
+                &self,
+                params: ::std::option::Option<old::ResultObject>,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_initialized(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::NotificationParams>,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_progress(
+                &self,
+                params: old::ProgressNotificationParams,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_progress(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ProgressNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_roots_list_changed(
+                &self,
+                params: ::std::option::Option<old::ResultObject>,
+                cx: NotificationContext<old::handlers::ClientPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ClientPeer(peer),
+                };
+                self.0
+                    .on_roots_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::NotificationParams>,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
         }
-        async fn on_cancelled(
-            &self,
-            params: old::CancelledNotificationParams,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_cancelled(
-                    match crate::rt::convert::params_up::<
-                        _,
+    };
+    /// What a client of `2025-11-25` sends a server of `2025-06-18`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
+    pub const TO_OLDER_SERVER: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        from: "2025-11-25",
+        to: "2025-06-18",
+        params: |method, params| ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::rt::convert::value::<
+                        new::CompleteRequestParams,
+                        old::CompleteRequestParams,
+                    >(params)
+                }
+                "initialize" => {
+                    crate::rt::convert::value::<
+                        new::InitializeRequestParams,
+                        old::InitializeRequestParams,
+                    >(params)
+                }
+                "logging/setLevel" => {
+                    crate::rt::convert::value::<
+                        new::SetLevelRequestParams,
+                        old::SetLevelRequestParams,
+                    >(params)
+                }
+                "ping" => {
+                    crate::rt::convert::value::<
+                        new::RequestParams,
+                        old::PingRequestParams,
+                    >(params)
+                }
+                "prompts/get" => {
+                    crate::rt::convert::value::<
+                        new::GetPromptRequestParams,
+                        old::GetPromptRequestParams,
+                    >(params)
+                }
+                "prompts/list" => {
+                    crate::rt::convert::value::<
+                        new::PaginatedRequestParams,
+                        old::ListPromptsRequestParams,
+                    >(params)
+                }
+                "resources/list" => {
+                    crate::rt::convert::value::<
+                        new::PaginatedRequestParams,
+                        old::ListResourcesRequestParams,
+                    >(params)
+                }
+                "resources/read" => {
+                    crate::rt::convert::value::<
+                        new::ReadResourceRequestParams,
+                        old::ReadResourceRequestParams,
+                    >(params)
+                }
+                "resources/subscribe" => {
+                    crate::rt::convert::value::<
+                        new::SubscribeRequestParams,
+                        old::SubscribeRequestParams,
+                    >(params)
+                }
+                "resources/templates/list" => {
+                    crate::rt::convert::value::<
+                        new::PaginatedRequestParams,
+                        old::ListResourceTemplatesRequestParams,
+                    >(params)
+                }
+                "resources/unsubscribe" => {
+                    crate::rt::convert::value::<
+                        new::UnsubscribeRequestParams,
+                        old::UnsubscribeRequestParams,
+                    >(params)
+                }
+                "tools/call" => {
+                    crate::rt::convert::value::<
+                        new::CallToolRequestParams,
+                        old::CallToolRequestParams,
+                    >(params)
+                }
+                "tools/list" => {
+                    crate::rt::convert::value::<
+                        new::PaginatedRequestParams,
+                        old::ListToolsRequestParams,
+                    >(params)
+                }
+                "notifications/cancelled" => {
+                    crate::rt::convert::value::<
                         new::CancelledNotificationParams,
-                    >(&params) {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_initialized(
-            &self,
-            params: ::std::option::Option<old::ResultObject>,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_initialized(
-                    match params
-                        .as_ref()
-                        .map(crate::rt::convert::params_up::<_, new::NotificationParams>)
-                        .transpose()
-                    {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_progress(
-            &self,
-            params: old::ProgressNotificationParams,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_progress(
-                    match crate::rt::convert::params_up::<
-                        _,
+                        old::CancelledNotificationParams,
+                    >(params)
+                }
+                "notifications/initialized" => {
+                    crate::rt::convert::value::<
+                        new::NotificationParams,
+                        old::ResultObject,
+                    >(params)
+                }
+                "notifications/progress" => {
+                    crate::rt::convert::value::<
                         new::ProgressNotificationParams,
-                    >(&params) {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-        async fn on_roots_list_changed(
-            &self,
-            params: ::std::option::Option<old::ResultObject>,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            let cx = NotificationContext {
+                        old::ProgressNotificationParams,
+                    >(params)
+                }
+                "notifications/roots/list_changed" => {
+                    crate::rt::convert::value::<
+                        new::NotificationParams,
+                        old::ResultObject,
+                    >(params)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+        result: |method, result| ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::rt::convert::value::<
+                        old::CompleteResult,
+                        new::CompleteResult,
+                    >(result)
+                }
+                "initialize" => {
+                    crate::rt::convert::value::<
+                        old::InitializeResult,
+                        new::InitializeResult,
+                    >(result)
+                }
+                "logging/setLevel" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "ping" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "prompts/get" => {
+                    crate::rt::convert::value::<
+                        old::GetPromptResult,
+                        new::GetPromptResult,
+                    >(result)
+                }
+                "prompts/list" => {
+                    crate::rt::convert::value::<
+                        old::ListPromptsResult,
+                        new::ListPromptsResult,
+                    >(result)
+                }
+                "resources/list" => {
+                    crate::rt::convert::value::<
+                        old::ListResourcesResult,
+                        new::ListResourcesResult,
+                    >(result)
+                }
+                "resources/read" => {
+                    crate::rt::convert::value::<
+                        old::ReadResourceResult,
+                        new::ReadResourceResult,
+                    >(result)
+                }
+                "resources/subscribe" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "resources/templates/list" => {
+                    crate::rt::convert::value::<
+                        old::ListResourceTemplatesResult,
+                        new::ListResourceTemplatesResult,
+                    >(result)
+                }
+                "resources/unsubscribe" => {
+                    crate::rt::convert::value::<
+                        old::EmptyResult,
+                        new::EmptyResult,
+                    >(result)
+                }
+                "tools/call" => {
+                    crate::rt::convert::value::<
+                        old::CallToolResult,
+                        new::CallToolOutcome,
+                    >(result)
+                }
+                "tools/list" => {
+                    crate::rt::convert::value::<
+                        old::ListToolsResult,
+                        new::ListToolsResult,
+                    >(result)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+    };
+    /// Answers servers of `2025-06-18` with a client handler written for `2025-11-25`: each request both versions have (sampling, elicitation, roots) is converted up, answered by the newer handler, and its result converted down; a request only `2025-06-18` has is answered by the older trait's default. Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. The handler calls the server back with its own version's types, converted for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair before.
+    #[derive(Debug, Clone, Default)]
+    pub struct AnswerOlder<H>(pub H);
+    const _: () = {
+        /// The newer handler's context: the same request on the same connection, whose
+        /// calls back are converted for the older peer.
+        fn newer(
+            cx: RequestContext<old::handlers::ServerPeer>,
+        ) -> RequestContext<new::handlers::ServerPeer> {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+            RequestContext {
+                id: cx.id,
                 meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.0
-                .on_roots_list_changed(
-                    match params
-                        .as_ref()
-                        .map(crate::rt::convert::params_up::<_, new::NotificationParams>)
-                        .transpose()
-                    {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
+                peer: new::handlers::ServerPeer(peer),
+            }
         }
-    }
+        impl<H: new::handlers::ClientHandler> old::handlers::ClientHandler
+        for AnswerOlder<H> {
+            async fn elicit(
+                &self,
+                params: old::ElicitRequestParams,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::ElicitResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .elicit(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::ElicitRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ElicitResult,
+                >(&answer, "elicitation/create", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn ping(
+                &self,
+                params: ::std::option::Option<old::PingRequestParams>,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::EmptyResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .ping(
+                        params
+                            .as_ref()
+                            .map(crate::rt::convert::params_up::<_, new::RequestParams>)
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::EmptyResult,
+                >(&answer, "ping", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn list_roots(
+                &self,
+                params: ::std::option::Option<old::ListRootsRequestParams>,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::ListRootsResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_roots(
+                        params
+                            .as_ref()
+                            .map(crate::rt::convert::params_up::<_, new::RequestParams>)
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListRootsResult,
+                >(&answer, "roots/list", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn create_message(
+                &self,
+                params: old::CreateMessageRequestParams,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::CreateMessageResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .create_message(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CreateMessageRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CreateMessageResult,
+                >(&answer, "sampling/createMessage", "2025-06-18")?;
+                Ok(result)
+            }
+            async fn on_cancelled(
+                &self,
+                params: old::CancelledNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_cancelled(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::CancelledNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_logging_message(
+                &self,
+                params: old::LoggingMessageNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_logging_message(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::LoggingMessageNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_progress(
+                &self,
+                params: old::ProgressNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_progress(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ProgressNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_prompt_list_changed(
+                &self,
+                params: ::std::option::Option<old::ResultObject>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_prompt_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::NotificationParams>,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_resource_list_changed(
+                &self,
+                params: ::std::option::Option<old::ResultObject>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_resource_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::NotificationParams>,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_resource_updated(
+                &self,
+                params: old::ResourceUpdatedNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_resource_updated(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ResourceUpdatedNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_tool_list_changed(
+                &self,
+                params: ::std::option::Option<old::ResultObject>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_tool_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::NotificationParams>,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+        }
+    };
 }
 
 /// `2025-11-25` ⇄ `2026-07-28`.
@@ -8580,8 +10056,9 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::convert::lossless(&value)
         }
     }
+    use crate::rt::service::{NotificationContext, RequestContext};
     /// What a server handler of `2026-07-28` sends a client of `2025-11-25`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
-    pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+    pub const TO_OLDER_CLIENT: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
         from: "2026-07-28",
         to: "2025-11-25",
         params: |method, params| ::std::option::Option::Some(
@@ -8673,9 +10150,9 @@ pub mod v2025_11_25_v2026_07_28 {
             },
         ),
     };
-    use crate::rt::service::{Meta, NotificationContext, RequestContext};
+    use crate::rt::service::Meta;
     use ::std::sync::Arc;
-    /// Serves clients of `2025-11-25` with a server handler written for `2026-07-28`, across the change of lifecycle (what each side's becomes in the other is in [`rt::bridge`](crate::rt::bridge)): each request both versions have gets the client's capabilities, info and log level in its `_meta`, input the handler asks for is asked of the client, and the result is converted down; `initialize` is answered from `server/discover`. A request only `2025-11-25` has, and that the bridge does not make of the newer one's, is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. One per connection: it remembers what the client said. What the handler sends the client is converted for it ([`OUTBOUND`]).
+    /// Serves clients of `2025-11-25` with a server handler written for `2026-07-28`, across the change of lifecycle (what each side's becomes in the other is in [`rt::bridge`](crate::rt::bridge)): each request both versions have gets the client's capabilities, info and log level in its `_meta`, input the handler asks for is asked of the client, and the result is converted down; `initialize` is answered from `server/discover`. A request only `2025-11-25` has, and that the bridge does not make of the newer one's, is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. One per connection: it remembers what the client said. What the handler sends the client is converted for it ([`TO_OLDER_CLIENT`]).
     pub struct ServeOlder<H> {
         handler: Arc<H>,
         bridge: Arc<crate::rt::bridge::Bridge>,
@@ -8721,7 +10198,7 @@ pub mod v2025_11_25_v2026_07_28 {
         }
     }
     /// The newer handler's context: the same request on the same connection, with the
-    /// `_meta` the bridge gave it, and `peer` (the client, through [`OUTBOUND`]).
+    /// `_meta` the bridge gave it, and `peer` (the client, through [`TO_OLDER_CLIENT`]).
     fn newer(
         cx: &RequestContext<old::handlers::ClientPeer>,
         peer: &crate::rt::service::Peer,
@@ -8742,7 +10219,7 @@ pub mod v2025_11_25_v2026_07_28 {
             cx: &RequestContext<old::handlers::ClientPeer>,
         ) -> ::std::result::Result<(), crate::rt::jsonrpc::ErrorObject> {
             let handler = self.handler.clone();
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
             let peer = crate::rt::bridge::older_peer(&peer);
             self.bridge
                 .resubscribe(
@@ -8780,7 +10257,7 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -8806,7 +10283,7 @@ pub mod v2025_11_25_v2026_07_28 {
         > {
             self.bridge.initialize(&params);
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -8841,7 +10318,7 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -8866,7 +10343,7 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -8891,7 +10368,7 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -8916,7 +10393,7 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -8949,7 +10426,7 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -8984,7 +10461,7 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -9009,7 +10486,7 @@ pub mod v2025_11_25_v2026_07_28 {
             crate::rt::jsonrpc::ErrorObject,
         > {
             let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge
                     .call(
                         &params,
@@ -9030,7 +10507,7 @@ pub mod v2025_11_25_v2026_07_28 {
             params: old::CancelledNotificationParams,
             cx: NotificationContext<old::handlers::ClientPeer>,
         ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
             let cx = NotificationContext {
                 meta: cx.meta,
                 peer: new::handlers::ClientPeer(peer),
@@ -9049,6 +10526,402 @@ pub mod v2025_11_25_v2026_07_28 {
                 .await
         }
     }
+    /// What a client of `2026-07-28` sends a server of `2025-11-25`, made that version's (`rt::convert::outbound`): the params of each request and notification both versions have, and the results of the requests back.
+    pub const TO_OLDER_SERVER: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        from: "2026-07-28",
+        to: "2025-11-25",
+        params: |method, params| ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::rt::convert::value::<
+                        new::CompleteRequestParams,
+                        old::CompleteRequestParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                "prompts/get" => {
+                    crate::rt::convert::value::<
+                        new::GetPromptRequestParams,
+                        old::GetPromptRequestParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                "prompts/list" => {
+                    crate::rt::convert::value::<
+                        new::PaginatedRequestParams,
+                        old::PaginatedRequestParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                "resources/list" => {
+                    crate::rt::convert::value::<
+                        new::PaginatedRequestParams,
+                        old::PaginatedRequestParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                "resources/read" => {
+                    crate::rt::convert::value::<
+                        new::ReadResourceRequestParams,
+                        old::ReadResourceRequestParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                "resources/templates/list" => {
+                    crate::rt::convert::value::<
+                        new::PaginatedRequestParams,
+                        old::PaginatedRequestParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                "tools/call" => {
+                    crate::rt::convert::value::<
+                        new::CallToolRequestParams,
+                        old::CallToolRequestParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                "tools/list" => {
+                    crate::rt::convert::value::<
+                        new::PaginatedRequestParams,
+                        old::PaginatedRequestParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                "notifications/cancelled" => {
+                    crate::rt::convert::value::<
+                        new::CancelledNotificationParams,
+                        old::CancelledNotificationParams,
+                    >(params)
+                        .map(crate::rt::bridge::without_envelope)
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+        result: |method, result| ::std::option::Option::Some(
+            match method {
+                "completion/complete" => {
+                    crate::rt::convert::value::<
+                        old::CompleteResult,
+                        new::CompleteResult,
+                    >(crate::rt::bridge::older_result(result, false))
+                }
+                "prompts/get" => {
+                    crate::rt::convert::value::<
+                        old::GetPromptResult,
+                        new::GetPromptOutcome,
+                    >(crate::rt::bridge::older_result(result, false))
+                }
+                "prompts/list" => {
+                    crate::rt::convert::value::<
+                        old::ListPromptsResult,
+                        new::ListPromptsResult,
+                    >(crate::rt::bridge::older_result(result, true))
+                }
+                "resources/list" => {
+                    crate::rt::convert::value::<
+                        old::ListResourcesResult,
+                        new::ListResourcesResult,
+                    >(crate::rt::bridge::older_result(result, true))
+                }
+                "resources/read" => {
+                    crate::rt::convert::value::<
+                        old::ReadResourceResult,
+                        new::ReadResourceOutcome,
+                    >(crate::rt::bridge::older_result(result, true))
+                }
+                "resources/templates/list" => {
+                    crate::rt::convert::value::<
+                        old::ListResourceTemplatesResult,
+                        new::ListResourceTemplatesResult,
+                    >(crate::rt::bridge::older_result(result, true))
+                }
+                "tools/call" => {
+                    crate::rt::convert::value::<
+                        old::CallToolOutcome,
+                        new::CallToolOutcome,
+                    >(crate::rt::bridge::older_result(result, false))
+                }
+                "tools/list" => {
+                    crate::rt::convert::value::<
+                        old::ListToolsResult,
+                        new::ListToolsResult,
+                    >(crate::rt::bridge::older_result(result, true))
+                }
+                _ => return ::std::option::Option::None,
+            },
+        ),
+    };
+    /// Answers servers of `2025-11-25` with a client handler written for `2026-07-28`: each request both versions have (sampling, elicitation, roots) is converted up, answered by the newer handler, and its result converted down; a request only `2025-11-25` has is answered by the older trait's default. Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. The handler calls the server back with its own version's types, converted for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair before.
+    #[derive(Debug, Clone, Default)]
+    pub struct AnswerOlder<H>(pub H);
+    const _: () = {
+        /// The newer handler's context: the same request on the same connection, whose
+        /// calls back are converted for the older peer.
+        fn newer(
+            cx: RequestContext<old::handlers::ServerPeer>,
+        ) -> RequestContext<new::handlers::ServerPeer> {
+            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+            RequestContext {
+                id: cx.id,
+                meta: cx.meta,
+                peer: new::handlers::ServerPeer(peer),
+            }
+        }
+        impl<H: new::handlers::ClientHandler> old::handlers::ClientHandler
+        for AnswerOlder<H> {
+            async fn elicit(
+                &self,
+                params: old::ElicitRequestParams,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::ElicitOutcome,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .elicit(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::ElicitRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ElicitOutcome,
+                >(&answer, "elicitation/create", "2025-11-25")?;
+                Ok(result)
+            }
+            async fn list_roots(
+                &self,
+                params: ::std::option::Option<old::RequestParams>,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::ListRootsResult,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .list_roots(
+                        params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<
+                                    _,
+                                    new::ListRootsRequestParams,
+                                >,
+                            )
+                            .transpose()?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::ListRootsResult,
+                >(&answer, "roots/list", "2025-11-25")?;
+                Ok(result)
+            }
+            async fn create_message(
+                &self,
+                params: old::CreateMessageRequestParams,
+                cx: RequestContext<old::handlers::ServerPeer>,
+            ) -> ::std::result::Result<
+                old::CreateMessageOutcome,
+                crate::rt::jsonrpc::ErrorObject,
+            > {
+                let answer = self
+                    .0
+                    .create_message(
+                        crate::rt::convert::params_up::<
+                            _,
+                            new::CreateMessageRequestParams,
+                        >(&params)?,
+                        newer(cx),
+                    )
+                    .await?;
+                #[allow(unused_mut)]
+                let mut result = crate::rt::convert::result_down::<
+                    _,
+                    old::CreateMessageOutcome,
+                >(&answer, "sampling/createMessage", "2025-11-25")?;
+                Ok(result)
+            }
+            async fn on_cancelled(
+                &self,
+                params: old::CancelledNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_cancelled(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::CancelledNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_logging_message(
+                &self,
+                params: old::LoggingMessageNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_logging_message(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::LoggingMessageNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_progress(
+                &self,
+                params: old::ProgressNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_progress(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ProgressNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_prompt_list_changed(
+                &self,
+                params: ::std::option::Option<old::NotificationParams>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_prompt_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::NotificationParams>,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_resource_list_changed(
+                &self,
+                params: ::std::option::Option<old::NotificationParams>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_resource_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::NotificationParams>,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_resource_updated(
+                &self,
+                params: old::ResourceUpdatedNotificationParams,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_resource_updated(
+                        match crate::rt::convert::params_up::<
+                            _,
+                            new::ResourceUpdatedNotificationParams,
+                        >(&params) {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+            async fn on_tool_list_changed(
+                &self,
+                params: ::std::option::Option<old::NotificationParams>,
+                cx: NotificationContext<old::handlers::ServerPeer>,
+            ) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
+                let cx = NotificationContext {
+                    meta: cx.meta,
+                    peer: new::handlers::ServerPeer(peer),
+                };
+                self.0
+                    .on_tool_list_changed(
+                        match params
+                            .as_ref()
+                            .map(
+                                crate::rt::convert::params_up::<_, new::NotificationParams>,
+                            )
+                            .transpose()
+                        {
+                            Ok(p) => p,
+                            Err(_) => return,
+                        },
+                        cx,
+                    )
+                    .await
+            }
+        }
+    };
 }
 
 /// `2026-07-28` ⇄ `draft`.

@@ -14,6 +14,9 @@
 //! | a request the server answers with requests of its own (sampling, elicitation, roots) | a result of `resultType` `input_required`: [`Bridge::call`] sends those requests to the client and calls the handler again with `inputResponses` and `requestState` |
 //! | `resources/subscribe`, `resources/unsubscribe` | one `subscriptions/listen` with the subscribed URIs, running in the background (only with [`Bridge::with_spawn`]) |
 //!
+//! A client of the newer era calling a server of the older sends its params
+//! [`without_envelope`], and reads the results with [`older_result`].
+//!
 //! The handler's `_meta` `io.modelcontextprotocol/protocolVersion` is the newer version:
 //! the params it is given are that version's.
 
@@ -315,6 +318,45 @@ impl Drop for Bridge {
             stop.stop();
         }
     }
+}
+
+/// A result from a server of the `initialize` era, given what the `server/discover` era
+/// requires of it and the older one does not write: `resultType` `complete` (what the
+/// newer era says to read a result without one as), and, where the result says how it may
+/// be cached (`cache`), `cacheScope` `private` and `ttlMs` 0: an older server says nothing
+/// of caching, so nothing may be cached or shared.
+pub fn older_result(mut result: Value, cache: bool) -> Value {
+    if let Value::Object(map) = &mut result {
+        map.entry("resultType").or_insert_with(|| "complete".into());
+        if cache {
+            map.entry("cacheScope").or_insert_with(|| "private".into());
+            map.entry("ttlMs").or_insert_with(|| 0.into());
+        }
+    }
+    result
+}
+
+/// A newer client's params for a server of the `initialize` era: without the discover
+/// era's envelope in `_meta` (protocol version, client capabilities, client info, log
+/// level), which that era says once, in `initialize` and `logging/setLevel`, and which
+/// a server of both eras would take as a request of the newer one.
+pub fn without_envelope(mut params: Value) -> Value {
+    if let Some(Value::Object(meta)) = params.get_mut("_meta") {
+        for key in [
+            PROTOCOL_VERSION,
+            CLIENT_CAPABILITIES,
+            CLIENT_INFO,
+            LOG_LEVEL,
+        ] {
+            meta.remove(key);
+        }
+        if meta.is_empty()
+            && let Value::Object(params) = &mut params
+        {
+            params.remove("_meta");
+        }
+    }
+    params
 }
 
 /// The newer handler's params from their JSON, and their `_meta`.

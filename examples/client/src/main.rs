@@ -8,7 +8,8 @@
 //! the calls asked for, and prints one JSON object per line on stdout. It answers
 //! `roots/list`, `sampling/createMessage` and `elicitation/create` from the server (in the
 //! discover era, the input requests of an `input_required` result) and reports the
-//! notifications it receives.
+//! notifications it receives. It is written once, against 2026-07-28: servers of older
+//! versions get it through the generated conversions (`convert`).
 //!
 //! Options: `--call NAME[=JSON-ARGS]`, `--read URI`, `--prompt NAME[=JSON-ARGS]` (each
 //! repeatable), `--root URI` (answered to `roots/list`), `--era auto|initialize|discover`,
@@ -28,10 +29,13 @@ use std::time::Duration;
 
 use mcp_spec_session::http_client::HttpClient;
 use mcp_spec_session::{Deferred, Session, stdio};
+use std::collections::BTreeMap;
+
 use mcp_spec_types::ProtocolVersion;
-use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::method::{Notification, Request};
+use mcp_spec_types::rt::convert::outbound;
+use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
 use mcp_spec_types::rt::service::{CallError, NotificationContext, Peer, RequestContext};
+use mcp_spec_types::v2026_07_28 as v;
 use serde_json::{Value, json};
 
 #[derive(Default)]
@@ -229,100 +233,108 @@ fn answer<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorObject> {
         .map_err(|e| ErrorObject::new(-32603, format!("the client built an invalid answer: {e}")))
 }
 
-macro_rules! initialize_era {
-    ($run:ident, $v:ident) => {
-        async fn $run(raw: Peer, later: &Deferred, o: &Opts) -> Result<(), String> {
-            use mcp_spec_types::$v as v;
-            use v::handlers::{ClientHandler, ServerPeer};
-            type P<M> = <M as Request>::Params;
-            type R<M> = <M as Request>::Result;
-            type N<M> = <M as Notification>::Params;
-
-            struct Handler {
-                roots: Vec<String>,
-            }
-            impl ClientHandler for Handler {
-                async fn list_roots(
-                    &self,
-                    _p: Option<P<v::methods::ListRoots>>,
-                    _cx: RequestContext<ServerPeer>,
-                ) -> Result<R<v::methods::ListRoots>, ErrorObject> {
-                    emit("answered", json!({"method": "roots/list"}));
-                    answer(roots_result(&self.roots))
-                }
-                async fn create_message(
-                    &self,
-                    p: P<v::methods::CreateMessage>,
-                    _cx: RequestContext<ServerPeer>,
-                ) -> Result<R<v::methods::CreateMessage>, ErrorObject> {
-                    emit("answered", json!({"method": "sampling/createMessage"}));
-                    let p = serde_json::to_value(p).unwrap_or_default();
-                    answer(sampling_result(&p))
-                }
-                async fn elicit(
-                    &self,
-                    p: P<v::methods::Elicit>,
-                    _cx: RequestContext<ServerPeer>,
-                ) -> Result<R<v::methods::Elicit>, ErrorObject> {
-                    emit("answered", json!({"method": "elicitation/create"}));
-                    let p = serde_json::to_value(p).unwrap_or_default();
-                    answer(elicit_result(&p))
-                }
-                async fn ping(
-                    &self,
-                    _p: Option<P<v::methods::Ping>>,
-                    _cx: RequestContext<ServerPeer>,
-                ) -> Result<R<v::methods::Ping>, ErrorObject> {
-                    answer(json!({}))
-                }
-                async fn on_logging_message(
-                    &self,
-                    p: N<v::methods::LoggingMessage>,
-                    _cx: NotificationContext<ServerPeer>,
-                ) {
-                    emit("notification", json!({"method": "notifications/message", "data": p.data}));
-                }
-                async fn on_tool_list_changed(
-                    &self,
-                    _p: Option<N<v::methods::ToolListChanged>>,
-                    _cx: NotificationContext<ServerPeer>,
-                ) {
-                    emit("notification", json!({"method": "notifications/tools/list_changed"}));
-                }
-            }
-
-            later.set(v::handlers::Client::new(Handler { roots: o.roots.clone() }));
-            let peer = ServerPeer(raw);
-            peer.notify_initialized(None).await.map_err(error)?;
-            let tools = peer.list_tools(None).await.map_err(error)?;
-            emit("tools", json!({"names": tools.tools.iter().map(|t| &t.name).collect::<Vec<_>>()}));
-            if !o.tools_only {
-                let resources = peer.list_resources(None).await.map_err(error)?;
-                emit("resources", json!({"uris": resources.resources.iter().map(|r| &r.uri).collect::<Vec<_>>()}));
-                let prompts = peer.list_prompts(None).await.map_err(error)?;
-                emit("prompts", json!({"names": prompts.prompts.iter().map(|p| &p.name).collect::<Vec<_>>()}));
-            }
-            for (name, args) in &o.calls {
-                let r = peer.call_tool(&typed(json!({"name": name, "arguments": args}))?).await.map_err(error)?;
-                emit("call", json!({"name": name, "result": r}));
-            }
-            for uri in &o.reads {
-                let r = peer.read_resource(&typed(json!({"uri": uri}))?).await.map_err(error)?;
-                emit("read", json!({"uri": uri, "result": r}));
-            }
-            for (name, args) in &o.prompts {
-                let r = peer.get_prompt(&typed(json!({"name": name, "arguments": args}))?).await.map_err(error)?;
-                emit("prompt", json!({"name": name, "result": r}));
-            }
-            Ok(())
-        }
-    };
+/// The client's handler, written for 2026-07-28 (which deprecates sampling and roots,
+/// SEP-2577; servers still ask for them). It answers what any server asks of this client:
+/// a server of the `initialize` era in requests of its own (through the generated
+/// `AnswerOlder` adapters), a 2026-07-28 server in the input requests of an
+/// `input_required` result ([`run`] hands them to it).
+struct Handler {
+    roots: Vec<String>,
 }
 
-initialize_era!(run_2025_06_18, v2025_06_18);
-initialize_era!(run_2025_11_25, v2025_11_25);
+#[allow(deprecated)]
+impl v::handlers::ClientHandler for Handler {
+    async fn list_roots(
+        &self,
+        _: Option<v::ListRootsRequestParams>,
+        _: RequestContext<v::handlers::ServerPeer>,
+    ) -> Result<v::ListRootsResult, ErrorObject> {
+        emit("answered", json!({"method": "roots/list"}));
+        answer(roots_result(&self.roots))
+    }
+    async fn create_message(
+        &self,
+        p: v::CreateMessageRequestParams,
+        _: RequestContext<v::handlers::ServerPeer>,
+    ) -> Result<v::CreateMessageResult, ErrorObject> {
+        emit("answered", json!({"method": "sampling/createMessage"}));
+        answer(sampling_result(
+            &serde_json::to_value(p).unwrap_or_default(),
+        ))
+    }
+    async fn elicit(
+        &self,
+        p: v::ElicitRequestParams,
+        _: RequestContext<v::handlers::ServerPeer>,
+    ) -> Result<v::ElicitResult, ErrorObject> {
+        emit("answered", json!({"method": "elicitation/create"}));
+        answer(elicit_result(&serde_json::to_value(p).unwrap_or_default()))
+    }
+    async fn on_logging_message(
+        &self,
+        p: v::LoggingMessageNotificationParams,
+        _: NotificationContext<v::handlers::ServerPeer>,
+    ) {
+        emit(
+            "notification",
+            json!({"method": "notifications/message", "data": p.data}),
+        );
+    }
+    async fn on_tool_list_changed(
+        &self,
+        _: Option<v::NotificationParams>,
+        _: NotificationContext<v::handlers::ServerPeer>,
+    ) {
+        emit(
+            "notification",
+            json!({"method": "notifications/tools/list_changed"}),
+        );
+    }
+}
 
-/// The `_meta` envelope every discover-era request carries.
+impl Handler {
+    /// The answers to the input requests of an `input_required` result, by key.
+    #[allow(deprecated)]
+    async fn inputs(
+        &self,
+        asked: &BTreeMap<String, v::InputRequest>,
+        peer: &v::handlers::ServerPeer,
+    ) -> Result<Value, String> {
+        use v::handlers::ClientHandler;
+        let cx = |key: &str| RequestContext {
+            id: Id::String(key.into()),
+            meta: None,
+            peer: peer.clone(),
+        };
+        // A handler's `Err` is not an answer: the call fails with it.
+        fn json<T: serde::Serialize>(answer: Result<T, ErrorObject>) -> Result<Value, String> {
+            let answer = answer.map_err(|e| format!("{} ({})", e.message, e.code))?;
+            serde_json::to_value(answer).map_err(error)
+        }
+        let mut answers = serde_json::Map::new();
+        for (key, request) in asked {
+            let answer = match request {
+                v::InputRequest::ListRootsRequest(r) => {
+                    json(self.list_roots(r.params.clone(), cx(key)).await)?
+                }
+                v::InputRequest::CreateMessageRequest(r) => {
+                    json(self.create_message(r.params.clone(), cx(key)).await)?
+                }
+                v::InputRequest::ElicitRequest(r) => {
+                    json(self.elicit(r.params.clone(), cx(key)).await)?
+                }
+                v::InputRequest::Unknown(other) => {
+                    return Err(format!("unknown input request {other}"));
+                }
+            };
+            answers.insert(key.clone(), answer);
+        }
+        Ok(Value::Object(answers))
+    }
+}
+
+/// The `_meta` envelope every discover-era request carries (the generated conversions
+/// take it off for a server of an older era, which was told at `initialize`).
 fn envelope() -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -331,13 +343,9 @@ fn envelope() -> Value {
     })
 }
 
-async fn run_2026_07_28(raw: Peer, later: &Deferred, o: &Opts) -> Result<(), String> {
-    use mcp_spec_types::v2026_07_28 as v;
-    use v::handlers::{ClientHandler, ServerPeer};
-    struct Handler;
-    impl ClientHandler for Handler {}
-    later.set(v::handlers::Client::new(Handler));
-    let peer = ServerPeer(raw);
+/// What the client does, with the server's version already chosen: written once, for
+/// 2026-07-28; `peer` converts for an older server.
+async fn run(peer: v::handlers::ServerPeer, handler: &Handler, o: &Opts) -> Result<(), String> {
     let page = || typed::<v::PaginatedRequestParams>(json!({"_meta": envelope()}));
     let tools = peer.list_tools(&page()?).await.map_err(error)?;
     emit(
@@ -368,22 +376,8 @@ async fn run_2026_07_28(raw: Peer, later: &Deferred, o: &Opts) -> Result<(), Str
             match r {
                 v::CallToolOutcome::InputRequiredResult(ir) if rounds < 3 => {
                     rounds += 1;
-                    let mut responses = serde_json::Map::new();
-                    for (key, request) in ir.input_requests.iter().flatten() {
-                        let request = serde_json::to_value(request).map_err(error)?;
-                        let answer = match request["method"].as_str() {
-                            Some("roots/list") => roots_result(&o.roots),
-                            Some("sampling/createMessage") => sampling_result(&request["params"]),
-                            Some("elicitation/create") => elicit_result(&request["params"]),
-                            other => return Err(format!("unknown input request {other:?}")),
-                        };
-                        emit(
-                            "answered",
-                            json!({"method": request["method"], "inline": true}),
-                        );
-                        responses.insert(key.clone(), answer);
-                    }
-                    params["inputResponses"] = Value::Object(responses);
+                    let asked = ir.input_requests.unwrap_or_default();
+                    params["inputResponses"] = handler.inputs(&asked, &peer).await?;
                     if let Some(state) = &ir.request_state {
                         params["requestState"] = json!(state);
                     }
@@ -410,6 +404,50 @@ async fn run_2026_07_28(raw: Peer, later: &Deferred, o: &Opts) -> Result<(), Str
         emit("prompt", json!({"name": name, "result": r}));
     }
     Ok(())
+}
+
+/// The one handler and the one `run`, for the version negotiated: a server of the
+/// `initialize` era gets the handler through `AnswerOlder` and the calls through the
+/// `TO_OLDER_SERVER` conversions (one pair per version between).
+async fn serve(
+    raw: Peer,
+    version: ProtocolVersion,
+    later: &Deferred,
+    o: &Opts,
+) -> Result<(), String> {
+    use mcp_spec_types::convert::v2025_06_18_v2025_11_25 as to_06;
+    use mcp_spec_types::convert::v2025_11_25_v2026_07_28 as to_11;
+    use mcp_spec_types::{v2025_06_18 as v1, v2025_11_25 as v2};
+    let handler = || Handler {
+        roots: o.roots.clone(),
+    };
+    let peer = match version {
+        ProtocolVersion::V2026_07_28 => {
+            later.set(v::handlers::Client::new(handler()));
+            raw
+        }
+        ProtocolVersion::V2025_06_18 => {
+            let answers = to_06::AnswerOlder(to_11::AnswerOlder(handler()));
+            later.set(v1::handlers::Client::new(answers));
+            v1::handlers::ServerPeer(raw.clone())
+                .notify_initialized(None)
+                .await
+                .map_err(error)?;
+            outbound(
+                &outbound(&raw, to_06::TO_OLDER_SERVER),
+                to_11::TO_OLDER_SERVER,
+            )
+        }
+        _ => {
+            later.set(v2::handlers::Client::new(to_11::AnswerOlder(handler())));
+            v2::handlers::ServerPeer(raw.clone())
+                .notify_initialized(None)
+                .await
+                .map_err(error)?;
+            outbound(&raw, to_11::TO_OLDER_SERVER)
+        }
+    };
+    run(v::handlers::ServerPeer(peer), &handler(), o).await
 }
 
 /// Picks the era: `server/discover` first (unless told otherwise), then `initialize`.
@@ -515,11 +553,7 @@ async fn main() -> ExitCode {
     let run = async {
         let version = negotiate(&raw, &o.era, &o.offer).await?;
         emit("negotiated", json!({"version": version.as_str()}));
-        match version {
-            ProtocolVersion::V2026_07_28 => run_2026_07_28(raw.clone(), &later, &o).await,
-            ProtocolVersion::V2025_06_18 => run_2025_06_18(raw.clone(), &later, &o).await,
-            _ => run_2025_11_25(raw.clone(), &later, &o).await,
-        }
+        serve(raw.clone(), version, &later, &o).await
     };
     let outcome = tokio::time::timeout(Duration::from_secs(60), run).await;
     tokio::time::sleep(Duration::from_millis(o.wait_ms)).await;

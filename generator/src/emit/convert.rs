@@ -107,17 +107,25 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         let module = ident(&format!("{old_mod}_{new_mod}"));
         let (old_ident, new_ident) = (ident(&old_mod), ident(&new_mod));
         let doc = format!(" `{}` ⇄ `{}`.", old.version, new.version);
-        let adapter = if has(new, "server/discover") {
+        let serve = if has(new, "server/discover") {
             serve_older_discover(old, new)
         } else {
-            serve_older(old, new)
+            older_adapter(old, new, Side::Server)
         };
-        let adapter = if adapter.is_empty() {
-            adapter
-        } else {
-            let table = outbound(old, new);
-            quote! { #table #adapter }
-        };
+        let answer = older_adapter(old, new, Side::Client);
+        let mut adapter = TokenStream::new();
+        for (side, tokens) in [(Side::Server, serve), (Side::Client, answer)] {
+            if !tokens.is_empty() {
+                adapter.extend(outbound(old, new, side));
+                adapter.extend(tokens);
+            }
+        }
+        if !adapter.is_empty() {
+            adapter = quote! {
+                use crate::rt::service::{NotificationContext, RequestContext};
+                #adapter
+            };
+        }
         pairs.push(quote! {
             #[doc = #doc]
             #[cfg(all(feature = "convert", feature = #old_feature, feature = #new_feature))]
@@ -253,18 +261,24 @@ pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<Strin
     Ok(header_text.to_string() + &pretty(tokens, "convert harness")?)
 }
 
-/// `OUTBOUND`: what a newer server handler sends its older client (the params of its
-/// requests and notifications, and its requests' results back), per method both versions
-/// have, for `rt::convert::outbound`.
-fn outbound(old: &Model, new: &Model) -> TokenStream {
+/// `TO_OLDER_CLIENT` (what a newer server handler sends its older client) or
+/// `TO_OLDER_SERVER` (what a newer client sends its older server): the params of its
+/// requests and notifications, and its requests' results back, per method both versions
+/// have, for `rt::convert::outbound`. Between a client of the `server/discover` era and a
+/// server of the `initialize` era, params lose the newer era's envelope
+/// (`rt::bridge::without_envelope`) and results get what the newer era requires and the
+/// older one does not write (`rt::bridge::older_result`).
+fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
+    let (_, _, _, name) = side.names();
     // With the discover era's input requests: an adapter sends them to an older client as
     // requests of its own.
     let sent = |m: &Model, kind| -> Vec<MethodDef> {
-        m.method_set(kind, false, false)
+        m.method_set(kind, !side.answers_client(), false)
             .into_iter()
             .cloned()
             .collect()
     };
+    let across = side == Side::Client && has(old, "initialize") && !has(new, "initialize");
     let mut params = Vec::new();
     let mut results = Vec::new();
     for kind in [MessageKind::Request, MessageKind::Notification] {
@@ -274,17 +288,28 @@ fn outbound(old: &Model, new: &Model) -> TokenStream {
                 continue;
             };
             let method = m.method.as_str();
+            let sent = if across {
+                quote!(.map(crate::rt::bridge::without_envelope))
+            } else {
+                quote!()
+            };
             params.push(match (&m.params, &n.params) {
                 (Some(TypeRef::Named(a)), Some(TypeRef::Named(b))) => {
                     let (a, b) = (ident(a), ident(b));
-                    quote!(#method => crate::rt::convert::value::<new::#b, old::#a>(params),)
+                    quote!(#method => crate::rt::convert::value::<new::#b, old::#a>(params)#sent,)
                 }
-                _ => quote!(#method => ::std::result::Result::Ok(params),),
+                _ => quote!(#method => ::std::result::Result::Ok(params)#sent,),
             });
             if let (Some(a), Some(b)) = (m.result.as_deref(), n.result.as_deref()) {
+                let cache = declares(new, b, "cacheScope");
                 let (a, b) = (ident(a), ident(b));
+                let result = if across {
+                    quote!(crate::rt::bridge::older_result(result, #cache))
+                } else {
+                    quote!(result)
+                };
                 results.push(
-                    quote!(#method => crate::rt::convert::value::<old::#a, new::#b>(result),),
+                    quote!(#method => crate::rt::convert::value::<old::#a, new::#b>(#result),),
                 );
             }
         }
@@ -302,8 +327,12 @@ fn outbound(old: &Model, new: &Model) -> TokenStream {
         table(params, quote!(params)),
         table(results, quote!(result)),
     );
+    let (sender, receiver) = match side {
+        Side::Server => ("a server handler", "client"),
+        Side::Client => ("a client", "server"),
+    };
     let doc = format!(
-        " What a server handler of `{}` sends a client of `{}`, made that version's \
+        " What {sender} of `{}` sends a {receiver} of `{}`, made that version's \
          (`rt::convert::outbound`): the params of each request and notification both \
          versions have, and the results of the requests back.",
         new.version, old.version
@@ -311,7 +340,7 @@ fn outbound(old: &Model, new: &Model) -> TokenStream {
     let (from, to) = (&new.version, &old.version);
     quote! {
         #[doc = #doc]
-        pub const OUTBOUND: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
+        pub const #name: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
             from: #from,
             to: #to,
             params: #params,
@@ -320,24 +349,63 @@ fn outbound(old: &Model, new: &Model) -> TokenStream {
     }
 }
 
-/// `ServeOlder<H>`: a server handler of the older version made of one of the newer, for a
-/// pair in the same lifecycle era (both answer `initialize`). Each request the older
-/// version has and the newer answers too is forwarded: params converted up (-32602 if they
-/// do not convert), the newer handler called, its result converted down (-32603 naming
-/// what the older version cannot carry). `initialize` answers with the older version.
-fn serve_older(old: &Model, new: &Model) -> TokenStream {
-    let initialize_era = |m: &Model| m.methods.iter().any(|x| x.method == "initialize");
-    if !(initialize_era(old) && initialize_era(new)) {
+/// The side of a connection an adapter's handler is on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// A server handler (the adapter serves older clients).
+    Server,
+    /// A client handler (the adapter answers older servers).
+    Client,
+}
+
+impl Side {
+    /// Whether the requests this side's handler answers are the client's.
+    fn answers_client(self) -> bool {
+        self == Side::Server
+    }
+    /// The handler trait, the type of the peer in its context, the adapter's name, and the
+    /// table of what the handler sends that peer.
+    fn names(self) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+        match self {
+            Side::Server => (
+                quote!(ServerHandler),
+                quote!(ClientPeer),
+                quote!(ServeOlder),
+                quote!(TO_OLDER_CLIENT),
+            ),
+            Side::Client => (
+                quote!(ClientHandler),
+                quote!(ServerPeer),
+                quote!(AnswerOlder),
+                quote!(TO_OLDER_SERVER),
+            ),
+        }
+    }
+}
+
+/// `ServeOlder<H>` (a server handler of the older version made of one of the newer, for a
+/// pair in the same lifecycle era: both answer `initialize`), or `AnswerOlder<H>` (a client
+/// handler of the older version made of one of the newer, for any pair whose older version
+/// answers `initialize`). Each request the older version has and the newer handler answers
+/// too is forwarded: params converted up (-32602 if they do not convert), the newer handler
+/// called, its result converted down (-32603 naming what the older version cannot carry).
+/// A server's `initialize` answers with the older version.
+fn older_adapter(old: &Model, new: &Model, side: Side) -> TokenStream {
+    let (lifecycle_old, lifecycle_new) = (has(old, "initialize"), has(new, "initialize"));
+    if !lifecycle_old || (side == Side::Server && !lifecycle_new) {
         return quote!();
     }
+    let (handler, peer, adapter, table) = side.names();
+    // As the handler traits have them: with the input requests a discover-era client
+    // answers inside results.
     let answers = |m: &'_ Model| -> Vec<MethodDef> {
-        m.method_set(MessageKind::Request, true, true)
+        m.method_set(MessageKind::Request, side.answers_client(), false)
             .into_iter()
             .cloned()
             .collect()
     };
     let hears = |m: &'_ Model| -> Vec<MethodDef> {
-        m.method_set(MessageKind::Notification, true, true)
+        m.method_set(MessageKind::Notification, side.answers_client(), true)
             .into_iter()
             .cloned()
             .collect()
@@ -372,12 +440,12 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
             continue;
         };
         let call = up.map(|up| quote!(#up?,));
-        let fix_version = (m.method == "initialize")
+        let fix_version = (side == Side::Server && m.method == "initialize")
             .then_some(protocol_version.as_ref())
             .flatten()
             .map(|field| quote!(result.#field = #version.into();));
         forwarded.push(quote! {
-            async fn #f(&self, #param cx: RequestContext<old::handlers::ClientPeer>)
+            async fn #f(&self, #param cx: RequestContext<old::handlers::#peer>)
                 -> ::std::result::Result<old::#old_result, crate::rt::jsonrpc::ErrorObject>
             {
                 let answer = self.0.#g(#call newer(cx)).await?;
@@ -400,40 +468,71 @@ fn serve_older(old: &Model, new: &Model) -> TokenStream {
         };
         let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
         forwarded.push(quote! {
-            async fn #f(&self, #param cx: NotificationContext<old::handlers::ClientPeer>) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(peer) };
+            async fn #f(&self, #param cx: NotificationContext<old::handlers::#peer>) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, #table);
+                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::#peer(peer) };
                 self.0.#g(#call cx).await
             }
         });
     }
-    let doc = format!(
-        " Serves clients of `{}` with a server handler written for `{}`: each request both \
-         versions have is converted up, answered by the newer handler, and its result \
-         converted down; a request only `{}` has is answered by the older trait's default \
-         (-32601). Params that do not convert are -32602; a result the older version cannot \
-         carry is -32603, naming what. `initialize` answers with `{}`. The handler calls the \
-         client back with its own version's types, converted for it ([`OUTBOUND`]). Chains: `ServeOlder(ServeOlder(h))` \
-         through the pair before.",
-        old.version, new.version, old.version, old.version
-    );
+    let (old_v, new_v) = (&old.version, &new.version);
+    let doc = match side {
+        Side::Server => format!(
+            " Serves clients of `{old_v}` with a server handler written for `{new_v}`: each \
+             request both versions have is converted up, answered by the newer handler, and \
+             its result converted down; a request only `{old_v}` has is answered by the older \
+             trait's default (-32601). Params that do not convert are -32602; a result the \
+             older version cannot carry is -32603, naming what. `initialize` answers with \
+             `{old_v}`. The handler calls the client back with its own version's types, \
+             converted for it ([`TO_OLDER_CLIENT`]). Chains: `ServeOlder(ServeOlder(h))` \
+             through the pair before."
+        ),
+        Side::Client => format!(
+            " Answers servers of `{old_v}` with a client handler written for `{new_v}`: each \
+             request both versions have (sampling, elicitation, roots) is converted up, \
+             answered by the newer handler, and its result converted down; a request only \
+             `{old_v}` has is answered by the older trait's default. Params that do not \
+             convert are -32602; a result the older version cannot carry is -32603, naming \
+             what. The handler calls the server back with its own version's types, converted \
+             for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an \
+             older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, \
+             TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair \
+             before."
+        ),
+    };
     quote! {
-        use crate::rt::service::{NotificationContext, RequestContext};
-
         #[doc = #doc]
         #[derive(Debug, Clone, Default)]
-        pub struct ServeOlder<H>(pub H);
+        pub struct #adapter<H>(pub H);
 
-        /// The newer handler's context: the same request on the same connection, whose
-        /// calls back are converted for the older client ([`OUTBOUND`]).
-        fn newer(cx: RequestContext<old::handlers::ClientPeer>) -> RequestContext<new::handlers::ClientPeer> {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
-            RequestContext { id: cx.id, meta: cx.meta, peer: new::handlers::ClientPeer(peer) }
-        }
+        const _: () = {
+            /// The newer handler's context: the same request on the same connection, whose
+            /// calls back are converted for the older peer.
+            fn newer(cx: RequestContext<old::handlers::#peer>) -> RequestContext<new::handlers::#peer> {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, #table);
+                RequestContext { id: cx.id, meta: cx.meta, peer: new::handlers::#peer(peer) }
+            }
 
-        impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler for ServeOlder<H> {
-            #( #forwarded )*
-        }
+            impl<H: new::handlers::#handler> old::handlers::#handler for #adapter<H> {
+                #( #forwarded )*
+            }
+        };
+    }
+}
+
+/// Whether the type `name` of `m`, or one of its union's arms, declares the member `wire`.
+fn declares(m: &Model, name: &str, wire: &str) -> bool {
+    match m.types.iter().find(|t| t.name == name).map(|t| &t.kind) {
+        Some(Kind::Struct { fields, .. }) => fields.iter().any(|f| f.wire == wire),
+        Some(Kind::Union { variants, .. }) => variants.iter().any(|v| match &v.ty {
+            TypeRef::Named(n) => declares(m, n, wire),
+            _ => false,
+        }),
+        Some(Kind::Alias {
+            target: TypeRef::Named(n),
+            ..
+        }) => declares(m, n, wire),
+        _ => false,
     }
 }
 
@@ -506,7 +605,7 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
         let forward = |n: &MethodDef| {
             let g = ident(&super::handlers::handler_fn_name(n));
             quote! {{
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 self.bridge.call(#arg, &peer, |params, meta| self.handler.#g(params, newer(&cx, &peer, meta))).await?
             }}
         };
@@ -561,7 +660,7 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
         let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
         methods.push(quote! {
             async fn #f(&self, #param cx: NotificationContext<old::handlers::ClientPeer>) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                 let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(peer) };
                 self.handler.#g(#call cx).await
             }
@@ -583,7 +682,7 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
                     cx: &RequestContext<old::handlers::ClientPeer>,
                 ) -> ::std::result::Result<(), crate::rt::jsonrpc::ErrorObject> {
                     let handler = self.handler.clone();
-                    let peer = crate::rt::convert::outbound(&cx.peer.0, OUTBOUND);
+                    let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
                     let peer = crate::rt::bridge::older_peer(&peer);
                     self.bridge.resubscribe(subscribe, params, move |params, meta| {
                         let params = crate::rt::convert::params_up::<_, new::#p>(&params)?;
@@ -610,14 +709,14 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
          bridge does not make of the newer one's, is answered by the older trait's default \
          (-32601). Params that do not convert are -32602; a result the older version cannot \
          carry is -32603, naming what. One per connection: it remembers what the client \
-         said. What the handler sends the client is converted for it ([`OUTBOUND`])."
+         said. What the handler sends the client is converted for it ([`TO_OLDER_CLIENT`])."
     );
     let new_doc = format!(
         " Serves `handler` to one connection of `{version}` clients; resource \
          subscriptions are not offered."
     );
     quote! {
-        use crate::rt::service::{Meta, NotificationContext, RequestContext};
+        use crate::rt::service::Meta;
         use ::std::sync::Arc;
 
         #[doc = #doc]
@@ -660,7 +759,7 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
         }
 
         /// The newer handler's context: the same request on the same connection, with the
-        /// `_meta` the bridge gave it, and `peer` (the client, through [`OUTBOUND`]).
+        /// `_meta` the bridge gave it, and `peer` (the client, through [`TO_OLDER_CLIENT`]).
         fn newer(cx: &RequestContext<old::handlers::ClientPeer>, peer: &crate::rt::service::Peer, meta: Meta) -> RequestContext<new::handlers::ClientPeer> {
             RequestContext { id: cx.id.clone(), meta: ::std::option::Option::Some(meta), peer: new::handlers::ClientPeer(peer.clone()) }
         }

@@ -1,0 +1,171 @@
+//! One client, older servers: a client written against 2026-07-28 (its calls, and the
+//! handler that answers the server's requests) talks to servers of 2025-11-25 and
+//! 2025-06-18 over a real session, through the generated
+//! `convert::<older>_<newer>::TO_OLDER_SERVER` tables (its calls, converted down and their
+//! results up) and `AnswerOlder` (the server's requests, converted up and answered).
+//! (2026-07-28 deprecates sampling, SEP-2577; older servers still ask for it.)
+#![allow(deprecated)]
+
+use std::future::Future;
+use std::time::Duration;
+
+use mcp_spec_session::{Session, stdio};
+use mcp_spec_types::convert::{v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v2026_07_28 as to_11};
+use mcp_spec_types::rt::convert::outbound;
+use mcp_spec_types::rt::jsonrpc::ErrorObject;
+use mcp_spec_types::rt::service::{Peer, RequestContext, Service};
+use mcp_spec_types::{v2025_06_18, v2025_11_25 as old, v2026_07_28 as v};
+use serde_json::{Value, json};
+
+fn from<T: mcp_spec_types::serde::de::DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).unwrap()
+}
+
+/// A 2025-11-25 server: one tool, which samples the client before it answers.
+struct OldServer;
+
+impl old::handlers::ServerHandler for OldServer {
+    async fn initialize(
+        &self,
+        _: old::InitializeRequestParams,
+        _: RequestContext<old::handlers::ClientPeer>,
+    ) -> Result<old::InitializeResult, ErrorObject> {
+        Ok(from(
+            json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                       "serverInfo": {"name": "older", "version": "1"}}),
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<old::PaginatedRequestParams>,
+        _: RequestContext<old::handlers::ClientPeer>,
+    ) -> Result<old::ListToolsResult, ErrorObject> {
+        Ok(from(
+            json!({"tools": [{"name": "ask", "inputSchema": {"type": "object"}}]}),
+        ))
+    }
+
+    async fn call_tool(
+        &self,
+        p: old::CallToolRequestParams,
+        cx: RequestContext<old::handlers::ClientPeer>,
+    ) -> Result<old::CallToolOutcome, ErrorObject> {
+        let ask = json!({"messages": [{"role": "user", "content": {"type": "text", "text": p.name}}],
+                         "maxTokens": 5});
+        let answer = cx
+            .peer
+            .create_message(&from(ask))
+            .await
+            .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
+        let answer = serde_json::to_value(answer).unwrap();
+        // What the older server was told in `_meta` (the newer envelope is not for it).
+        let meta = cx.meta.map(|m| m.text().to_owned());
+        let text = format!("sampled: {}; _meta {meta:?}", answer["content"]["text"]);
+        Ok(old::CallToolResult::text(text).into())
+    }
+}
+
+/// The 2026-07-28 client's handler: it answers sampling.
+struct Model;
+
+impl v::handlers::ClientHandler for Model {
+    async fn create_message(
+        &self,
+        p: v::CreateMessageRequestParams,
+        _: RequestContext<v::handlers::ServerPeer>,
+    ) -> Result<v::CreateMessageResult, ErrorObject> {
+        let asked = serde_json::to_value(&p.messages[0].content).unwrap();
+        Ok(from(json!({"role": "assistant", "model": "m",
+                       "content": {"type": "text", "text": format!("re {}", asked["text"])}})))
+    }
+}
+
+/// A server and a client session over an in-memory pipe, both served.
+fn pair(server: impl Service, client: impl Service) -> Session {
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (sr, sw) = tokio::io::split(server_end);
+    let (cr, cw) = tokio::io::split(client_end);
+    let (_, run_server) = stdio::connect(sr, sw, server);
+    let (session, run_client) = stdio::connect(cr, cw, client);
+    tokio::spawn(run_server);
+    tokio::spawn(run_client);
+    session
+}
+
+async fn within<T>(what: &str, f: impl Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(5), f)
+        .await
+        .unwrap_or_else(|_| panic!("{what}: no answer in 5 s"))
+}
+
+/// The `_meta` a 2026-07-28 client puts on its requests.
+fn envelope() -> Value {
+    json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                     "io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}})
+}
+
+/// What the 2026-07-28 client does, whatever the server's version: list, call, and ask
+/// for a method the server may not have.
+async fn newer_client_calls(server: v::handlers::ServerPeer) {
+    let tools = within("tools/list", server.list_tools(&from(envelope())))
+        .await
+        .unwrap();
+    assert_eq!(tools.tools[0].name, "ask");
+    // An older server says nothing of caching: nothing may be cached.
+    assert_eq!(tools.cache_scope, v::ListToolsResultCacheScope::Private);
+    assert_eq!(tools.ttl_ms, 0);
+    assert_eq!(tools.result_type, "complete");
+
+    let mut call = envelope();
+    call["name"] = "hello".into();
+    call["_meta"]["progressToken"] = 7.into();
+    let outcome = within("tools/call", server.call_tool(&from(call)))
+        .await
+        .unwrap();
+    let v::CallToolOutcome::CallToolResult(result) = outcome else {
+        panic!("{outcome:?}")
+    };
+    let text = serde_json::to_value(&result.content[0]).unwrap();
+    assert_eq!(
+        text["text"],
+        r#"sampled: "re \"hello\""; _meta Some("{\"progressToken\":7}")"#
+    );
+
+    // `server/discover` is the newer era's: the older server is not asked.
+    let refused = within("server/discover", server.discover(&from(envelope()))).await;
+    let message = refused.unwrap_err().to_string();
+    assert!(message.contains("has no `server/discover`"), "{message}");
+}
+
+async fn initialize(peer: &Peer, version: &str) {
+    let params = json!({"protocolVersion": version, "capabilities": {"sampling": {}},
+                        "clientInfo": {"name": "newer", "version": "1"}});
+    let result = within("initialize", peer.request_raw("initialize", Some(params)))
+        .await
+        .unwrap();
+    assert_eq!(result.to_value()["protocolVersion"], version);
+    peer.notify_raw("notifications/initialized", None)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_2026_07_28_client_talks_to_a_2025_11_25_server() {
+    let client = old::handlers::Client::new(to_11::AnswerOlder(Model));
+    let session = pair(old::handlers::Server::new(OldServer), client);
+    initialize(&session.peer(), "2025-11-25").await;
+    let server = v::handlers::ServerPeer(outbound(&session.peer(), to_11::TO_OLDER_SERVER));
+    newer_client_calls(server).await;
+}
+
+#[tokio::test]
+async fn through_one_pair_more_it_talks_to_a_2025_06_18_server() {
+    let server = to_06::ServeOlder(OldServer);
+    let client = v2025_06_18::handlers::Client::new(to_06::AnswerOlder(to_11::AnswerOlder(Model)));
+    let session = pair(v2025_06_18::handlers::Server::new(server), client);
+    initialize(&session.peer(), "2025-06-18").await;
+    let peer = outbound(&session.peer(), to_06::TO_OLDER_SERVER);
+    let server = v::handlers::ServerPeer(outbound(&peer, to_11::TO_OLDER_SERVER));
+    newer_client_calls(server).await;
+}
