@@ -262,8 +262,8 @@ impl service::Transport for Nowhere {
     }
 }
 
-/// A peer over [`Nowhere`].
-fn nowhere() -> service::Peer {
+/// A peer over a transport that carries nothing (for handlers that never call the peer).
+pub fn nowhere() -> service::Peer {
     service::Peer::new(Nowhere)
 }
 

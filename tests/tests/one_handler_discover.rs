@@ -393,3 +393,41 @@ async fn an_initialize_the_newer_handler_cannot_answer_is_an_error() {
         "{message}"
     );
 }
+
+#[tokio::test]
+async fn through_every_pair_it_serves_2024_11_05_clients() {
+    use mcp_spec_types::convert::{
+        v2024_11_05_v2025_03_26 as to_24, v2025_03_26_v2025_06_18 as to_03,
+    };
+    use mcp_spec_types::v2024_11_05 as oldest;
+    let (h, _) = handler();
+    let server = to_24::ServeOlder(to_03::ServeOlder(to_06::ServeOlder(
+        to_11::ServeOlder::new(h),
+    )));
+    let client = OldClient::default();
+    let back = oldest::handlers::ClientPeer(Peer::new(client.clone()));
+    let serve = |message: String| {
+        let (server, back) = (&server, &back);
+        async move {
+            let answer =
+                oldest::handlers::serve_client_message(server, &Open, back, message.as_bytes())
+                    .await;
+            serde_json::from_str::<Value>(&answer.expect("answered")).unwrap()
+        }
+    };
+    let init = serve(request(1, "initialize", initialize("2024-11-05"))).await;
+    assert_eq!(init["result"]["protocolVersion"], "2024-11-05", "{init}");
+    assert_eq!(init["result"]["serverInfo"]["name"], "new");
+    // The handler's input request reaches the oldest client as its own sampling request,
+    // converted down through every pair, and its answer back up.
+    let call = serve(request(2, "tools/call", json!({"name": "ask"}))).await;
+    let text = call["result"]["content"][0]["text"]
+        .as_str()
+        .expect("a text result");
+    assert!(text.starts_with(r#""sampled" after round 1"#), "{call}");
+    assert!(
+        client
+            .methods()
+            .contains(&"sampling/createMessage".to_string())
+    );
+}

@@ -1,0 +1,150 @@
+//! What serving an older client through a generated adapter costs: the recorded
+//! `tools/call` requests of the 2025-11-25 clients in `tests/data/traffic/` (the Python and
+//! TypeScript SDKs and the conformance suite, in the member order they wrote), each served
+//! by `v2025_11_25::handlers::serve_client_message`, two ways side by side in one run:
+//!
+//! - `direct`: a handler written for 2025-11-25, answering a one-line text result, which
+//!   is what a server that writes its handler once per version runs;
+//! - `adapted`: the same answer from a handler written for 2026-07-28, through
+//!   `convert::v2025_11_25_v2026_07_28::ServeOlder` (the client's capabilities put into the
+//!   request's `_meta`, params converted up, the result converted down), which is what
+//!   `examples/server` runs for a 2025-11-25 client.
+//!
+//! The summary gives the time per request and the ratio. `cargo bench -p mcp-bench --bench
+//! adapters`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::Criterion;
+use mcp_bench::{criterion_home, criterion_median, nowhere, ready};
+use mcp_spec_types::convert::v2025_11_25_v2026_07_28::ServeOlder;
+use mcp_spec_types::rt::jsonrpc::ErrorObject;
+use mcp_spec_types::rt::service::{Open, RequestContext};
+use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as new};
+
+struct Old;
+
+impl old::handlers::ServerHandler for Old {
+    async fn call_tool(
+        &self,
+        _: old::CallToolRequestParams,
+        _: RequestContext<old::handlers::ClientPeer>,
+    ) -> Result<old::CallToolOutcome, ErrorObject> {
+        Ok(old::CallToolResult::text("ok").into())
+    }
+}
+
+struct New;
+
+impl new::handlers::ServerHandler for New {
+    async fn call_tool(
+        &self,
+        _: new::CallToolRequestParams,
+        _: RequestContext<new::handlers::ClientPeer>,
+    ) -> Result<new::CallToolOutcome, ErrorObject> {
+        Ok(new::CallToolResult::text("ok").into())
+    }
+}
+
+/// The recorded `tools/call` requests of 2025-11-25 clients.
+fn requests() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/traffic");
+    let mut out = Vec::new();
+    for file in ["python-legacy", "typescript", "conformance"] {
+        let path = format!("{dir}/{file}.jsonl");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for line in text.lines() {
+            let line: serde_json::Value = serde_json::from_str(line).expect("a corpus line");
+            let message = line["text"].as_str().unwrap_or_default();
+            let parsed: serde_json::Value = serde_json::from_str(message).unwrap_or_default();
+            if line["version"] == "2025-11-25"
+                && line["from"] == "client"
+                && parsed["method"] == "tools/call"
+            {
+                out.push(message.to_owned());
+            }
+        }
+    }
+    out
+}
+
+fn main() {
+    let requests = requests();
+    assert!(!requests.is_empty(), "no recorded tools/call request");
+    let back = old::handlers::ClientPeer(nowhere());
+    let adapted = ServeOlder::new(New);
+    // Both answer every request with a result, and the same text.
+    for r in &requests {
+        let direct = ready(old::handlers::serve_client_message(
+            &Old,
+            &Open,
+            &back,
+            r.as_bytes(),
+        ));
+        let through = ready(old::handlers::serve_client_message(
+            &adapted,
+            &Open,
+            &back,
+            r.as_bytes(),
+        ));
+        let text = |a: Option<String>| {
+            let v: serde_json::Value = serde_json::from_str(&a.expect("an answer")).unwrap();
+            v["result"]["content"][0]["text"].clone()
+        };
+        assert_eq!(text(direct), "ok", "{r}");
+        assert_eq!(text(through), "ok", "{r}");
+    }
+    let mut c = Criterion::default()
+        .sample_size(30)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    let id = "adapters.v2025_11_25.tools_call";
+    let mut g = c.benchmark_group(id);
+    g.bench_function("direct", |b| {
+        b.iter(|| {
+            for r in &requests {
+                black_box(ready(old::handlers::serve_client_message(
+                    &Old,
+                    &Open,
+                    &back,
+                    black_box(r.as_bytes()),
+                )));
+            }
+        })
+    });
+    g.bench_function("adapted", |b| {
+        b.iter(|| {
+            for r in &requests {
+                black_box(ready(old::handlers::serve_client_message(
+                    &adapted,
+                    &Open,
+                    &back,
+                    black_box(r.as_bytes()),
+                )));
+            }
+        })
+    });
+    g.finish();
+    c.final_summary();
+    let Some(home) = criterion_home() else {
+        return;
+    };
+    let n = requests.len() as f64;
+    if let (Some(direct), Some(adapted)) = (
+        criterion_median(&home, id, "direct", "new"),
+        criterion_median(&home, id, "adapted", "new"),
+    ) {
+        println!();
+        println!("| requests | direct µs/request | adapted µs/request | adapted / direct |");
+        println!("| ---: | ---: | ---: | ---: |");
+        println!(
+            "| {} | {:.2} | {:.2} | {:.2} |",
+            requests.len(),
+            direct * 1e6 / n,
+            adapted * 1e6 / n,
+            adapted / direct
+        );
+    }
+}
