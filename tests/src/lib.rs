@@ -156,6 +156,62 @@ impl mcp_spec_types::rt::service::Transport for Unused {
     }
 }
 
+/// The other side of a connection, for tests that serve messages one by one and whose
+/// handler calls back: it keeps every message it is sent (parsed), and answers every
+/// request with a sampling result whose text is `sampled`.
+#[derive(Clone, Default)]
+pub struct Recorder(std::sync::Arc<std::sync::Mutex<Vec<serde_json::Value>>>);
+
+impl Recorder {
+    /// What it was sent, in order.
+    pub fn sent(&self) -> Vec<serde_json::Value> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The methods of what it was sent, in order.
+    pub fn methods(&self) -> Vec<String> {
+        self.sent()
+            .iter()
+            .map(|m| m["method"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    fn keep(&self, message: &str) {
+        let message = serde_json::from_str(message).unwrap_or(serde_json::Value::Null);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(message);
+    }
+}
+
+impl mcp_spec_types::rt::service::Transport for Recorder {
+    fn request(
+        &self,
+        id: mcp_spec_types::rt::jsonrpc::Id,
+        message: String,
+    ) -> mcp_spec_types::rt::service::BoxFuture<
+        '_,
+        Result<String, mcp_spec_types::rt::service::TransportError>,
+    > {
+        self.keep(&message);
+        let result = serde_json::json!({"role": "assistant", "model": "m",
+                                        "content": {"type": "text", "text": "sampled"}});
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+        Box::pin(async move { Ok(answer.to_string()) })
+    }
+    fn notify(
+        &self,
+        message: String,
+    ) -> mcp_spec_types::rt::service::BoxFuture<
+        '_,
+        Result<(), mcp_spec_types::rt::service::TransportError>,
+    > {
+        self.keep(&message);
+        Box::pin(async { Ok(()) })
+    }
+}
+
 /// Decodes `value` as `S`, converts it into `T` by `TryFrom` (which every generated `From`
 /// gives too), and encodes the result.
 pub fn converted<S, T>(value: serde_json::Value) -> Result<serde_json::Value, String>

@@ -179,43 +179,10 @@ impl v::handlers::ServerHandler for Sampler {
     }
 }
 
-/// The older client: answers sampling, and keeps the requests it gets.
-#[derive(Clone, Default)]
-struct OldClient(std::sync::Arc<std::sync::Mutex<Vec<Value>>>);
-
-impl mcp_spec_types::rt::service::Transport for OldClient {
-    fn request(
-        &self,
-        id: mcp_spec_types::rt::jsonrpc::Id,
-        message: String,
-    ) -> mcp_spec_types::rt::service::BoxFuture<
-        '_,
-        Result<String, mcp_spec_types::rt::service::TransportError>,
-    > {
-        self.0
-            .lock()
-            .unwrap()
-            .push(serde_json::from_str(&message).unwrap());
-        let result =
-            json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "ok"}});
-        let answer = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
-        Box::pin(async move { Ok(answer) })
-    }
-    fn notify(
-        &self,
-        _: String,
-    ) -> mcp_spec_types::rt::service::BoxFuture<
-        '_,
-        Result<(), mcp_spec_types::rt::service::TransportError>,
-    > {
-        Box::pin(async { Ok(()) })
-    }
-}
-
 #[tokio::test]
 async fn the_handler_calls_an_older_client_back_in_its_version() {
     let server = to_06::ServeOlder(Sampler);
-    let client = OldClient::default();
+    let client = mcp_tests::Recorder::default();
     let back = v2025_06_18::handlers::ClientPeer(Peer::new(client.clone()));
     let call = |content: Value| {
         let message = request(
@@ -244,16 +211,16 @@ async fn the_handler_calls_an_older_client_back_in_its_version() {
     let answer: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         answer,
-        json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "ok"}})
+        json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "sampled"}})
     );
     assert_eq!(
-        client.0.lock().unwrap()[0]["params"]["messages"][0]["content"]["text"],
+        client.sent()[0]["params"]["messages"][0]["content"]["text"],
         "hi"
     );
     // Tool use in sampling arrived in 2025-11-25: such a request is not sent, and the
     // handler is told where it does not fit.
     let text = call(json!({"type": "tool_use", "id": "u1", "name": "f", "input": {}})).await;
-    assert_eq!(client.0.lock().unwrap().len(), 1, "not sent");
+    assert_eq!(client.sent().len(), 1, "not sent");
     assert!(
         text.starts_with("error: transport: the `sampling/createMessage` params of 2025-11-25 cannot be expressed in 2025-06-18: at messages[0].content"),
         "{text}"

@@ -9,11 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_spec_types::convert::{v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v2026_07_28 as to_11};
-use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
-use mcp_spec_types::rt::service::{
-    BoxFuture, Open, Peer, RequestContext, Transport, TransportError,
-};
+use mcp_spec_types::rt::jsonrpc::ErrorObject;
+use mcp_spec_types::rt::service::{Open, Peer, RequestContext};
 use mcp_spec_types::{v2025_06_18, v2025_11_25, v2026_07_28 as v};
+use mcp_tests::Recorder;
 use serde_json::{Value, json};
 
 type Cx = RequestContext<v::handlers::ClientPeer>;
@@ -108,50 +107,13 @@ impl Drop for Running {
     }
 }
 
-/// The older client's side of the connection: it answers sampling, and keeps what it is
-/// sent.
-#[derive(Clone, Default)]
-struct OldClient(Arc<Mutex<Vec<Value>>>);
-
-impl Transport for OldClient {
-    fn request(&self, id: Id, message: String) -> BoxFuture<'_, Result<String, TransportError>> {
-        self.0
-            .lock()
-            .unwrap()
-            .push(serde_json::from_str(&message).unwrap());
-        let result = json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "sampled"}});
-        let id = serde_json::to_value(&id).unwrap();
-        Box::pin(
-            async move { Ok(json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()) },
-        )
-    }
-    fn notify(&self, message: String) -> BoxFuture<'_, Result<(), TransportError>> {
-        self.0
-            .lock()
-            .unwrap()
-            .push(serde_json::from_str(&message).unwrap());
-        Box::pin(async { Ok(()) })
-    }
-}
-
-impl OldClient {
-    fn methods(&self) -> Vec<String> {
-        self.0
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|m| m["method"].as_str().unwrap_or("").to_owned())
-            .collect()
-    }
-}
-
 fn request(id: i64, method: &str, params: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
 async fn at_11_25(
     handler: &impl v2025_11_25::handlers::ServerHandler,
-    client: &OldClient,
+    client: &Recorder,
     message: String,
 ) -> Value {
     let back = v2025_11_25::handlers::ClientPeer(Peer::new(client.clone()));
@@ -179,14 +141,10 @@ fn handler() -> (Handler, Arc<Mutex<i32>>) {
 async fn a_2026_07_28_handler_serves_2025_11_25_clients() {
     let (h, _) = handler();
     let server = to_11::ServeOlder::new(h);
-    let client = OldClient::default();
+    let client = Recorder::default();
+    let ask = |id, method, params| at_11_25(&server, &client, request(id, method, params));
     // `initialize` is answered from `server/discover`; without a spawner, no subscriptions.
-    let init = at_11_25(
-        &server,
-        &client,
-        request(1, "initialize", initialize("2025-11-25")),
-    )
-    .await;
+    let init = ask(1, "initialize", initialize("2025-11-25")).await;
     let result = &init["result"];
     assert_eq!(result["protocolVersion"], "2025-11-25", "{init}");
     assert_eq!(
@@ -200,12 +158,7 @@ async fn a_2026_07_28_handler_serves_2025_11_25_clients() {
     );
 
     // The handler asks for input in its result; the bridge asks the client, and calls again.
-    let call = at_11_25(
-        &server,
-        &client,
-        request(2, "tools/call", json!({"name": "ask"})),
-    )
-    .await;
+    let call = ask(2, "tools/call", json!({"name": "ask"})).await;
     let text = call["result"]["content"][0]["text"]
         .as_str()
         .expect("a text result");
@@ -214,7 +167,7 @@ async fn a_2026_07_28_handler_serves_2025_11_25_clients() {
         "{call}"
     );
     // Before `logging/setLevel` the handler is told `debug`, as an older server sends what it likes.
-    let sent = client.0.lock().unwrap().clone();
+    let sent = client.sent();
     assert_eq!(
         client.methods(),
         [
@@ -227,37 +180,22 @@ async fn a_2026_07_28_handler_serves_2025_11_25_clients() {
     assert_eq!(sent[1]["params"]["maxTokens"], 5);
 
     // `logging/setLevel` is remembered and passed on in every request.
-    let set = at_11_25(
-        &server,
-        &client,
-        request(3, "logging/setLevel", json!({"level": "error"})),
-    )
-    .await;
+    let set = ask(3, "logging/setLevel", json!({"level": "error"})).await;
     assert_eq!(set["result"], json!({}), "{set}");
-    let plain = at_11_25(
-        &server,
-        &client,
-        request(4, "tools/call", json!({"name": "plain"})),
-    )
-    .await;
+    let plain = ask(4, "tools/call", json!({"name": "plain"})).await;
     assert_eq!(plain["result"]["content"][0]["text"], "plain", "{plain}");
     assert_eq!(
-        client.0.lock().unwrap().last().unwrap()["params"]["data"],
+        client.sent().last().unwrap()["params"]["data"],
         r#"level "error""#
     );
 
     // `ping` is answered by the older trait; subscriptions without a spawner are -32601.
-    let ping = at_11_25(&server, &client, request(5, "ping", json!({}))).await;
+    let ping = ask(5, "ping", json!({})).await;
     assert_eq!(ping["result"], json!({}));
-    let sub = at_11_25(
-        &server,
-        &client,
-        request(6, "resources/subscribe", json!({"uri": "a://x"})),
-    )
-    .await;
+    let sub = ask(6, "resources/subscribe", json!({"uri": "a://x"})).await;
     assert_eq!(sub["error"]["code"], -32601, "{sub}");
     // A method the newer handler does not answer is the newer trait's -32601.
-    let list = at_11_25(&server, &client, request(7, "prompts/list", json!({}))).await;
+    let list = ask(7, "prompts/list", json!({})).await;
     assert_eq!(list["error"]["code"], -32601, "{list}");
 }
 
@@ -267,13 +205,9 @@ async fn subscriptions_run_one_listener_for_the_subscribed_uris() {
     let server = to_11::ServeOlder::new(h).with_spawn(|f| {
         tokio::spawn(f);
     });
-    let client = OldClient::default();
-    let init = at_11_25(
-        &server,
-        &client,
-        request(1, "initialize", initialize("2025-11-25")),
-    )
-    .await;
+    let client = Recorder::default();
+    let ask = |id, method, params| at_11_25(&server, &client, request(id, method, params));
+    let init = ask(1, "initialize", initialize("2025-11-25")).await;
     assert_eq!(
         init["result"]["capabilities"]["resources"],
         json!({"subscribe": true})
@@ -293,38 +227,21 @@ async fn subscriptions_run_one_listener_for_the_subscribed_uris() {
     assert_eq!(*listening.lock().unwrap(), 1, "one listener at a time");
     // Each listener reports its URIs; the acknowledgement, which 2025-11-25 lacks, is not passed on.
     let updated: Vec<Value> = client
-        .0
-        .lock()
-        .unwrap()
+        .sent()
         .iter()
         .map(|m| m["params"]["uri"].clone())
         .collect();
     assert_eq!(client.methods(), ["notifications/resources/updated"; 3]);
     assert_eq!(updated, ["a://x", "a://x", "a://y"]);
 
-    let unsub = at_11_25(
-        &server,
-        &client,
-        request(4, "resources/unsubscribe", json!({"uri": "a://x"})),
-    )
-    .await;
+    let unsub = ask(4, "resources/unsubscribe", json!({"uri": "a://x"})).await;
     assert_eq!(unsub["result"], json!({}), "{unsub}");
-    let unsub = at_11_25(
-        &server,
-        &client,
-        request(5, "resources/unsubscribe", json!({"uri": "a://y"})),
-    )
-    .await;
+    let unsub = ask(5, "resources/unsubscribe", json!({"uri": "a://y"})).await;
     assert_eq!(unsub["result"], json!({}), "{unsub}");
     settle().await;
     assert_eq!(*listening.lock().unwrap(), 0, "no URI, no listener");
 
-    at_11_25(
-        &server,
-        &client,
-        request(6, "resources/subscribe", json!({"uri": "a://z"})),
-    )
-    .await;
+    ask(6, "resources/subscribe", json!({"uri": "a://z"})).await;
     settle().await;
     assert_eq!(*listening.lock().unwrap(), 1);
     drop(server);
@@ -340,7 +257,7 @@ async fn subscriptions_run_one_listener_for_the_subscribed_uris() {
 async fn through_one_pair_more_it_serves_2025_06_18_clients() {
     let (h, _) = handler();
     let server = to_06::ServeOlder(to_11::ServeOlder::new(h));
-    let client = OldClient::default();
+    let client = Recorder::default();
     let back = v2025_06_18::handlers::ClientPeer(Peer::new(client.clone()));
     let serve = |message: String| {
         let (server, back) = (&server, &back);
@@ -382,7 +299,7 @@ async fn an_initialize_the_newer_handler_cannot_answer_is_an_error() {
     let server = to_11::ServeOlder::new(Nameless);
     let init = at_11_25(
         &server,
-        &OldClient::default(),
+        &Recorder::default(),
         request(1, "initialize", initialize("2025-11-25")),
     )
     .await;
@@ -404,7 +321,7 @@ async fn through_every_pair_it_serves_2024_11_05_clients() {
     let server = to_24::ServeOlder(to_03::ServeOlder(to_06::ServeOlder(
         to_11::ServeOlder::new(h),
     )));
-    let client = OldClient::default();
+    let client = Recorder::default();
     let back = oldest::handlers::ClientPeer(Peer::new(client.clone()));
     let serve = |message: String| {
         let (server, back) = (&server, &back);
