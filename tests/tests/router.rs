@@ -186,3 +186,160 @@ router_in!(router_2024_11_05, v2024_11_05, "2024-11-05");
 router_in!(router_2025_03_26, v2025_03_26, "2025-03-26");
 router_in!(router_2025_06_18, v2025_06_18, "2025-06-18");
 router_in!(router_2025_11_25, v2025_11_25, "2025-11-25");
+
+/// The discover era's `Router` (2026-07-28): `server/discover` and lists in that era's
+/// shape, and, through the generated adapters, the same router serving clients of
+/// 2025-11-25 and of 2024-11-05 (`initialize` answered from `server/discover`).
+#[tokio::test]
+#[allow(deprecated)]
+async fn router_2026_07_28_and_through_the_adapters() {
+    use mcp_spec_types::convert::{
+        v2024_11_05_v2025_03_26 as to_24, v2025_03_26_v2025_06_18 as to_03,
+        v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v2026_07_28 as to_11,
+    };
+    use mcp_spec_types::rt::service::RequestContext;
+    use mcp_spec_types::{v2024_11_05, v2025_11_25, v2026_07_28 as v};
+    type Cx = RequestContext<v::handlers::ClientPeer>;
+
+    #[derive(serde::Deserialize)]
+    struct City {
+        city: String,
+    }
+    async fn echo(City { city }: City, _: Cx) -> Result<v::CallToolResult, ErrorObject> {
+        Ok(v::CallToolResult::text(city))
+    }
+    async fn stations(
+        p: v::ReadResourceRequestParams,
+        _: Cx,
+    ) -> Result<v::ReadResourceOutcome, ErrorObject> {
+        let text = v::TextResourceContents::new("Oslo", p.uri);
+        let public = v::ReadResourceResultCacheScope::Public;
+        Ok(v::ReadResourceResult::new("complete", public, vec![text.into()], 0).into())
+    }
+    let schema: v::ToolInputSchema = serde_json::from_value(json!({"type": "object"})).unwrap();
+    let router = || {
+        v::handlers::Router::new(v::Implementation::new("routed", "1.2.3"))
+            .tool(v::Tool::new("echo", schema.clone()), echo)
+            .resource(v::Resource::new("stations", "weather://stations"), stations)
+            .logging()
+    };
+    let envelope = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                          "io.modelcontextprotocol/clientCapabilities": {}});
+    let message = |id: i64, method: &str, mut params: Value| {
+        if params.get("_meta").is_none() {
+            params["_meta"] = envelope.clone();
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+    };
+
+    // At 2026-07-28 itself.
+    let r = router();
+    let serve = |m: String| {
+        let r = &r;
+        async move {
+            let back = v::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
+            let a = v::handlers::serve_client_message(r, &Open, &back, m.as_bytes()).await;
+            serde_json::from_str::<Value>(&a.expect("answered")).unwrap()
+        }
+    };
+    let discover = serve(message(1, "server/discover", json!({}))).await;
+    let result = outcome(&discover).unwrap();
+    assert_eq!(result["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(
+        result["capabilities"],
+        json!({"tools": {}, "resources": {}, "logging": {}})
+    );
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"],
+        json!({"name": "routed", "version": "1.2.3"})
+    );
+    assert_eq!(
+        (
+            &result["resultType"],
+            &result["cacheScope"],
+            &result["ttlMs"]
+        ),
+        (&json!("complete"), &json!("public"), &json!(0))
+    );
+    let list = serve(message(2, "tools/list", json!({}))).await;
+    let result = outcome(&list).unwrap();
+    assert_eq!(result["tools"][0]["name"], "echo");
+    assert_eq!(
+        (&result["cacheScope"], &result["ttlMs"]),
+        (&json!("public"), &json!(0))
+    );
+    let call = serve(message(
+        3,
+        "tools/call",
+        json!({"name": "echo", "arguments": {"city": "Oslo"}}),
+    ))
+    .await;
+    assert_eq!(outcome(&call).unwrap()["content"][0]["text"], "Oslo");
+    let unknown = serve(message(4, "tools/call", json!({"name": "rain"}))).await;
+    assert_eq!(
+        outcome(&unknown).unwrap_err(),
+        (-32602, "unknown tool `rain`")
+    );
+    let moon = serve(message(
+        5,
+        "resources/read",
+        json!({"uri": "weather://moon"}),
+    ))
+    .await;
+    assert_eq!(outcome(&moon).unwrap_err().0, -32002);
+
+    // At 2025-11-25, through the bridge: `initialize` from `server/discover`.
+    let older = to_11::ServeOlder::new(router());
+    let back = v2025_11_25::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
+    let init = json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                      "clientInfo": {"name": "c", "version": "0"}});
+    let plain = |id: i64, method: &str, params: &Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+    };
+    let m = plain(1, "initialize", &init);
+    let a = v2025_11_25::handlers::serve_client_message(&older, &Open, &back, m.as_bytes()).await;
+    let a: Value = serde_json::from_str(&a.unwrap()).unwrap();
+    let result = outcome(&a).unwrap();
+    assert_eq!(result["protocolVersion"], "2025-11-25");
+    assert_eq!(
+        result["serverInfo"],
+        json!({"name": "routed", "version": "1.2.3"})
+    );
+    assert_eq!(
+        result["capabilities"],
+        json!({"tools": {}, "resources": {}, "logging": {}})
+    );
+    let m = plain(2, "logging/setLevel", &json!({"level": "info"}));
+    let a = v2025_11_25::handlers::serve_client_message(&older, &Open, &back, m.as_bytes()).await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&a.unwrap()).unwrap()["result"],
+        json!({})
+    );
+
+    // At 2024-11-05, through every pair.
+    let oldest = to_24::ServeOlder(to_03::ServeOlder(to_06::ServeOlder(
+        to_11::ServeOlder::new(router()),
+    )));
+    let back = v2024_11_05::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
+    let init = json!({"protocolVersion": "2024-11-05", "capabilities": {},
+                      "clientInfo": {"name": "c", "version": "0"}});
+    for (id, method, params, check) in [
+        (1, "initialize", init, "protocolVersion"),
+        (
+            2,
+            "tools/call",
+            json!({"name": "echo", "arguments": {"city": "Lima"}}),
+            "content",
+        ),
+    ] {
+        let m = plain(id, method, &params);
+        let a =
+            v2024_11_05::handlers::serve_client_message(&oldest, &Open, &back, m.as_bytes()).await;
+        let a: Value = serde_json::from_str(&a.unwrap()).unwrap();
+        let result = outcome(&a).unwrap();
+        match check {
+            "protocolVersion" => assert_eq!(result[check], "2024-11-05"),
+            _ => assert_eq!(result[check][0]["text"], "Lima", "{a}"),
+        }
+    }
+}

@@ -737,11 +737,9 @@ fn router_place<T, P, R>(
 /// A [`ServerHandler`] assembled from parts: tools, resources and prompts, each
 /// with the function that serves it, found by name (a resource by URI).
 ///
-/// It answers `initialize` with this version, the [`Implementation`](super::Implementation)
-/// it was made with, and the capabilities of what it holds (`tools`, `resources`,
-/// `prompts`, and `logging` once [`logging`](Router::logging) was asked for); it
-/// lists everything it holds in one page. A tool's arguments are decoded into the
-/// type its function takes; arguments that do not fit are answered as a tool error
+/// It answers `initialize` with this version, the [`Implementation`](super::Implementation) it was made with, and the capabilities of what it holds (`tools`, `resources`, `prompts`, and `logging` once [`logging`](Router::logging) was asked for); it lists everything it holds in one page.
+///
+/// A tool's arguments are decoded into the type its function takes; arguments that do not fit are answered as a tool error
 /// (`isError`, with the path of what does not fit) that the model can correct, as
 /// the specification asks of input validation since 2025-11-25. An unknown tool
 /// or prompt is -32602, an unknown resource -32002. What a `Router` cannot do
@@ -917,24 +915,17 @@ impl Router {
         );
         self
     }
-    /// Declares the `logging` capability and accepts `logging/setLevel`. The level
-    /// is not applied to what the functions send: they log through
-    /// `cx.peer.notify_logging_message`.
+    /// Declares the `logging` capability and accepts `logging/setLevel`. The level is not applied to what the functions send: they log through `cx.peer.notify_logging_message`.
     pub fn logging(mut self) -> Self {
         self.logging = true;
         self
     }
 }
 
-impl ServerHandler for Router {
-    async fn initialize(
-        &self,
-        params: super::InitializeRequestParams,
-        cx: RequestContext<ClientPeer>,
-    ) -> ::std::result::Result<
-        super::InitializeResult,
-        crate::rt::jsonrpc::ErrorObject,
-    > {
+impl Router {
+    /// The capabilities of what it holds.
+    #[allow(deprecated)]
+    fn capabilities(&self) -> super::ServerCapabilities {
         let mut capabilities = super::ServerCapabilities::default();
         if !self.tools.is_empty() {
             capabilities.tools = ::std::option::Option::Some(
@@ -956,6 +947,20 @@ impl ServerHandler for Router {
                 ::std::default::Default::default(),
             );
         }
+        capabilities
+    }
+}
+
+impl ServerHandler for Router {
+    async fn initialize(
+        &self,
+        params: super::InitializeRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> ::std::result::Result<
+        super::InitializeResult,
+        crate::rt::jsonrpc::ErrorObject,
+    > {
+        let capabilities = self.capabilities();
         Ok(super::InitializeResult::new("2024-11-05", capabilities, self.info.clone()))
     }
     async fn list_tools(

@@ -3,11 +3,12 @@
 //! `initialize` answer derived from what was registered. It is what a small server needs
 //! instead of eight handler methods and a `match` on tool names.
 //!
-//! Emitted only where the model has every shape it builds on: the `initialize` era's
-//! lifecycle, the list results built from their one list, a `CallToolResult` with `text`
-//! and `error`, `CallToolRequestParams::arguments_as`, the capabilities it declares. A
-//! schema without one of them (a fixture, an old draft, the `server/discover` era) simply
-//! has no `Router`.
+//! Emitted only where the model has every shape it builds on: a lifecycle it knows
+//! (`initialize`, or `server/discover` with the server's info in the result's `_meta`),
+//! the list results built from their one list (and, in the discover era, `resultType`,
+//! `cacheScope` and `ttlMs`), a `CallToolResult` with `text` and `error`,
+//! `CallToolRequestParams::arguments_as`, the capabilities it declares. A schema without
+//! one of them (a fixture, an old draft) simply has no `Router`.
 
 use std::collections::BTreeMap;
 
@@ -72,15 +73,91 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     let named =
         |m: &MethodDef, ty: &str| m.params_required && m.params == Some(TypeRef::Named(ty.into()));
 
-    // `initialize`: the version, the capabilities of what was registered, the info.
-    let initialize = method("initialize")?;
     let version = &model.version;
-    let init_result = new_call(&types, initialize.result.as_deref()?, |wire| match wire {
-        "protocolVersion" => Some(quote!(#version)),
-        "capabilities" => Some(quote!(capabilities)),
-        "serverInfo" => Some(quote!(self.info.clone())),
+    // What the discover era's results say besides their content: complete, the same for
+    // every client (what a `Router` holds is fixed), and not to be cached for long.
+    let enum_value = |ty: &str, wire: &str, value: &str| {
+        let f = fields(&types, ty)?.iter().find(|f| f.wire == wire)?;
+        let TypeRef::Named(e) = &f.ty else {
+            return None;
+        };
+        match &types.get(e.as_str())?.kind {
+            Kind::StringEnum { values } if values.iter().any(|v| v == value) => {
+                let (e, v) = (ident(e), ident(&crate::names::variant_name(value)));
+                Some(quote!(super::#e::#v))
+            }
+            _ => None,
+        }
+    };
+    let result_common = |ty: &str, wire: &str| match wire {
+        "resultType" => Some(quote!("complete")),
+        "cacheScope" => enum_value(ty, wire, "public"),
+        "ttlMs" => Some(quote!(0)),
         _ => None,
-    })?;
+    };
+    let new_result = |ty: &str, arg: &dyn Fn(&str) -> Option<TokenStream>| {
+        new_call(&types, ty, |wire| {
+            arg(wire).or_else(|| result_common(ty, wire))
+        })
+    };
+
+    // The lifecycle: `initialize` (the version, the capabilities of what was registered,
+    // the info), or `server/discover` (the same, the info in the result's `_meta`).
+    let lifecycle = match (method("initialize"), method("server/discover")) {
+        (Some(initialize), _) => {
+            let init_result = new_result(initialize.result.as_deref()?, &|wire| match wire {
+                "protocolVersion" => Some(quote!(#version)),
+                "capabilities" => Some(quote!(capabilities)),
+                "serverInfo" => Some(quote!(self.info.clone())),
+                _ => None,
+            })?;
+            let sig = sig(initialize);
+            quote! {
+                #sig {
+                    let capabilities = self.capabilities();
+                    Ok(#init_result)
+                }
+            }
+        }
+        (None, Some(discover)) => {
+            let result = discover.result.as_deref()?;
+            let discovered = new_result(result, &|wire| match wire {
+                "capabilities" => Some(quote!(capabilities)),
+                "supportedVersions" => Some(quote!(::std::vec![#version.into()])),
+                _ => None,
+            })?;
+            // `_meta` carries the server's info, in a type that has nothing required.
+            let meta = fields(&types, result)?
+                .iter()
+                .find(|f| f.wire == "_meta" && !f.required)?;
+            let TypeRef::Named(meta_ty) = &meta.ty else {
+                return None;
+            };
+            let info = fields(&types, meta_ty)?
+                .iter()
+                .find(|f| f.wire == "io.modelcontextprotocol/serverInfo" && !f.required)?;
+            if !types.get(meta_ty.as_str())?.default
+                || info.ty != TypeRef::Named("Implementation".into())
+            {
+                return None;
+            }
+            let (meta_field, meta_ty, info_field) =
+                (ident(&meta.name), ident(meta_ty), ident(&info.name));
+            let result = ident(result);
+            let sig = sig(discover);
+            quote! {
+                #sig {
+                    let capabilities = self.capabilities();
+                    let meta = super::#meta_ty {
+                        #info_field: ::std::option::Option::Some(self.info.clone()),
+                        ..::std::default::Default::default()
+                    };
+                    Ok(super::#result { #meta_field: ::std::option::Option::Some(meta), ..#discovered })
+                }
+            }
+        }
+        _ => return None,
+    };
     let caps = types.get("ServerCapabilities").filter(|t| t.default)?;
     let Kind::Struct {
         fields: cap_fields, ..
@@ -132,7 +209,7 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     }
     let call_name = string_key(&types, "CallToolRequestParams", "name")?;
     let tool_name = string_key(&types, "Tool", "name")?;
-    let tools_list = new_call(&types, list_tools.result.as_deref()?, |wire| {
+    let tools_list = new_result(list_tools.result.as_deref()?, &|wire| {
         (wire == "tools").then(|| quote!(self.tools.iter().map(|e| e.item.clone()).collect()))
     })?;
 
@@ -144,12 +221,12 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     }
     let read_uri = string_key(&types, "ReadResourceRequestParams", "uri")?;
     let resource_uri = string_key(&types, "Resource", "uri")?;
-    let resources_list = new_call(&types, list_resources.result.as_deref()?, |wire| {
+    let resources_list = new_result(list_resources.result.as_deref()?, &|wire| {
         (wire == "resources")
             .then(|| quote!(self.resources.iter().map(|e| e.item.clone()).collect()))
     })?;
     let templates = method("resources/templates/list").and_then(|m| {
-        let list = new_call(&types, m.result.as_deref()?, |wire| {
+        let list = new_result(m.result.as_deref()?, &|wire| {
             (wire == "resourceTemplates").then(|| quote!(::std::vec::Vec::new()))
         })?;
         let sig = sig(m);
@@ -169,25 +246,58 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     }
     let get_name = string_key(&types, "GetPromptRequestParams", "name")?;
     let prompt_name = string_key(&types, "Prompt", "name")?;
-    let prompts_list = new_call(&types, list_prompts.result.as_deref()?, |wire| {
+    let prompts_list = new_result(list_prompts.result.as_deref()?, &|wire| {
         (wire == "prompts").then(|| quote!(self.prompts.iter().map(|e| e.item.clone()).collect()))
     })?;
 
-    let set_level = method("logging/setLevel")?;
-    // Accepting a level answers the empty result.
-    types
-        .get(set_level.result.as_deref()?)
-        .filter(|t| t.default)?;
+    // `logging/setLevel`, where the version has it (the discover era sends the level
+    // with each request instead): accepting a level answers the empty result.
+    let set_level = match method("logging/setLevel") {
+        Some(m) => {
+            types.get(m.result.as_deref()?).filter(|t| t.default)?;
+            let sig = sig(m);
+            quote! {
+                #sig {
+                    if self.logging {
+                        Ok(::std::default::Default::default())
+                    } else {
+                        Err(crate::rt::service::method_not_found("logging/setLevel"))
+                    }
+                }
+            }
+        }
+        None => quote!(),
+    };
 
-    let (sig_init, sig_list_tools, sig_call, sig_list_resources, sig_read) = (
-        sig(initialize),
+    let discover_era = method("initialize").is_none();
+    let answers_doc = if discover_era {
+        " It answers `server/discover` with this version, the capabilities of what it holds \
+         (`tools`, `resources`, `prompts`, and `logging` once [`logging`](Router::logging) was \
+         asked for), and the [`Implementation`](super::Implementation) it was made with in the \
+         result's `_meta`; it lists everything it holds in one page, as the same for every \
+         client (`cacheScope` `public`) and not to be kept (`ttlMs` 0)."
+    } else {
+        " It answers `initialize` with this version, the [`Implementation`](super::Implementation) \
+         it was made with, and the capabilities of what it holds (`tools`, `resources`, \
+         `prompts`, and `logging` once [`logging`](Router::logging) was asked for); it \
+         lists everything it holds in one page."
+    };
+    let logging_doc = if discover_era {
+        " Declares the `logging` capability. In this era a request says the level it wants \
+         in its `_meta` (`io.modelcontextprotocol/logLevel`), and a function logs through \
+         `cx.peer.notify_logging_message` only when it does."
+    } else {
+        " Declares the `logging` capability and accepts `logging/setLevel`. The level is not \
+         applied to what the functions send: they log through \
+         `cx.peer.notify_logging_message`."
+    };
+    let (sig_list_tools, sig_call, sig_list_resources, sig_read) = (
         sig(list_tools),
         sig(call_tool),
         sig(list_resources),
         sig(read_resource),
     );
-    let (sig_list_prompts, sig_get, sig_level) =
-        (sig(list_prompts), sig(get_prompt), sig(set_level));
+    let (sig_list_prompts, sig_get) = (sig(list_prompts), sig(get_prompt));
     let (read_result, prompt_result) = (
         ident(read_resource.result.as_deref()?),
         ident(get_prompt.result.as_deref()?),
@@ -242,11 +352,9 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
         /// A [`ServerHandler`] assembled from parts: tools, resources and prompts, each
         /// with the function that serves it, found by name (a resource by URI).
         ///
-        /// It answers `initialize` with this version, the [`Implementation`](super::Implementation)
-        /// it was made with, and the capabilities of what it holds (`tools`, `resources`,
-        /// `prompts`, and `logging` once [`logging`](Router::logging) was asked for); it
-        /// lists everything it holds in one page. A tool's arguments are decoded into the
-        /// type its function takes; arguments that do not fit are answered as a tool error
+        #[doc = #answers_doc]
+        ///
+        /// A tool's arguments are decoded into the type its function takes; arguments that do not fit are answered as a tool error
         /// (`isError`, with the path of what does not fit) that the model can correct, as
         /// the specification asks of input validation since 2025-11-25. An unknown tool
         /// or prompt is -32602, an unknown resource -32002. What a `Router` cannot do
@@ -345,17 +453,17 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
                 self
             }
 
-            /// Declares the `logging` capability and accepts `logging/setLevel`. The level
-            /// is not applied to what the functions send: they log through
-            /// `cx.peer.notify_logging_message`.
+            #[doc = #logging_doc]
             pub fn logging(mut self) -> Self {
                 self.logging = true;
                 self
             }
         }
 
-        impl ServerHandler for Router {
-            #sig_init {
+        impl Router {
+            /// The capabilities of what it holds.
+            #[allow(deprecated)]
+            fn capabilities(&self) -> super::ServerCapabilities {
                 let mut capabilities = super::ServerCapabilities::default();
                 if !self.tools.is_empty() {
                     capabilities.#cap_tools = ::std::option::Option::Some(::std::default::Default::default());
@@ -369,8 +477,12 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
                 if self.logging {
                     capabilities.#cap_logging = ::std::option::Option::Some(::std::default::Default::default());
                 }
-                Ok(#init_result)
+                capabilities
             }
+        }
+
+        impl ServerHandler for Router {
+            #lifecycle
 
             #sig_list_tools {
                 Ok(#tools_list)
@@ -414,13 +526,7 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
                 (entry.call)(params, cx).await
             }
 
-            #sig_level {
-                if self.logging {
-                    Ok(::std::default::Default::default())
-                } else {
-                    Err(crate::rt::service::method_not_found("logging/setLevel"))
-                }
-            }
+            #set_level
         }
     })
 }
