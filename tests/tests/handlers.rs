@@ -705,3 +705,70 @@ fn an_id_written_another_way_is_the_same_id() {
         ["-1.0", "1", "2.0", "\"a\""]
     );
 }
+
+/// The discover era's client answers the input requests of an `input_required` result
+/// with its handler (`answer_inputs`): each by the method for it, under its key; a kind
+/// of request the version does not know is -32601, and a handler's error ends it.
+#[tokio::test]
+#[allow(deprecated)]
+async fn input_requests_are_answered_by_the_client_handler() {
+    use mcp_spec_types::v2026_07_28 as n;
+
+    struct Model;
+    impl n::handlers::ClientHandler for Model {
+        async fn create_message(
+            &self,
+            p: n::CreateMessageRequestParams,
+            cx: RequestContext<n::handlers::ServerPeer>,
+        ) -> Result<n::CreateMessageResult, ErrorObject> {
+            let asked = serde_json::to_value(&p.messages[0].content).unwrap();
+            Ok(typed(
+                json!({"role": "assistant", "model": format!("{:?}", cx.id),
+                            "content": {"type": "text", "text": format!("re {}", asked["text"])}}),
+            ))
+        }
+        async fn list_roots(
+            &self,
+            _: Option<n::ListRootsRequestParams>,
+            _: RequestContext<n::handlers::ServerPeer>,
+        ) -> Result<n::ListRootsResult, ErrorObject> {
+            Ok(typed(json!({"roots": [{"uri": "file:///r"}]})))
+        }
+        // `elicit` is left to the trait's default: -32601.
+    }
+    let peer = n::handlers::ServerPeer(Peer::new(mcp_tests::Unused));
+    let asked: n::InputRequests = typed(json!({
+        "llm": {"method": "sampling/createMessage",
+                "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
+                           "maxTokens": 5}},
+        "where": {"method": "roots/list"},
+    }));
+    let answers = n::handlers::answer_inputs(&Model, &asked, &peer)
+        .await
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&answers).unwrap(),
+        json!({
+            "llm": {"role": "assistant", "model": "String(\"llm\")",
+                    "content": {"type": "text", "text": "re \"hi\""}},
+            "where": {"roots": [{"uri": "file:///r"}]},
+        })
+    );
+    let form = json!({"mode": "form", "message": "?", "requestedSchema": {"type": "object", "properties": {}}});
+    let asked: n::InputRequests =
+        typed(json!({"ask": {"method": "elicitation/create", "params": form}}));
+    let refused = n::handlers::answer_inputs(&Model, &asked, &peer)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, -32601, "{refused:?}");
+    let asked: n::InputRequests = typed(json!({"x": {"method": "tasks/get", "params": {}}}));
+    let refused = n::handlers::answer_inputs(&Model, &asked, &peer)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, -32601);
+    assert!(
+        refused.message.contains("no kind this version knows"),
+        "{}",
+        refused.message
+    );
+}

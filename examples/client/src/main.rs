@@ -29,11 +29,9 @@ use std::time::Duration;
 
 use mcp_spec_session::http_client::HttpClient;
 use mcp_spec_session::{Deferred, Session, stdio};
-use std::collections::BTreeMap;
-
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::convert::outbound;
-use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
+use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::service::{CallError, NotificationContext, Peer, RequestContext};
 use mcp_spec_types::v2026_07_28 as v;
 use serde_json::{Value, json};
@@ -237,7 +235,8 @@ fn answer<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorObject> {
 /// SEP-2577; servers still ask for them). It answers what any server asks of this client:
 /// a server of the `initialize` era in requests of its own (through the generated
 /// `AnswerOlder` adapters), a 2026-07-28 server in the input requests of an
-/// `input_required` result ([`run`] hands them to it).
+/// `input_required` result ([`run`] hands them to it through the generated
+/// `answer_inputs`).
 struct Handler {
     roots: Vec<String>,
 }
@@ -292,47 +291,6 @@ impl v::handlers::ClientHandler for Handler {
     }
 }
 
-impl Handler {
-    /// The answers to the input requests of an `input_required` result, by key.
-    #[allow(deprecated)]
-    async fn inputs(
-        &self,
-        asked: &BTreeMap<String, v::InputRequest>,
-        peer: &v::handlers::ServerPeer,
-    ) -> Result<Value, String> {
-        use v::handlers::ClientHandler;
-        let cx = |key: &str| RequestContext {
-            id: Id::String(key.into()),
-            meta: None,
-            peer: peer.clone(),
-        };
-        // A handler's `Err` is not an answer: the call fails with it.
-        fn json<T: serde::Serialize>(answer: Result<T, ErrorObject>) -> Result<Value, String> {
-            let answer = answer.map_err(|e| format!("{} ({})", e.message, e.code))?;
-            serde_json::to_value(answer).map_err(error)
-        }
-        let mut answers = serde_json::Map::new();
-        for (key, request) in asked {
-            let answer = match request {
-                v::InputRequest::ListRootsRequest(r) => {
-                    json(self.list_roots(r.params.clone(), cx(key)).await)?
-                }
-                v::InputRequest::CreateMessageRequest(r) => {
-                    json(self.create_message(r.params.clone(), cx(key)).await)?
-                }
-                v::InputRequest::ElicitRequest(r) => {
-                    json(self.elicit(r.params.clone(), cx(key)).await)?
-                }
-                v::InputRequest::Unknown(other) => {
-                    return Err(format!("unknown input request {other}"));
-                }
-            };
-            answers.insert(key.clone(), answer);
-        }
-        Ok(Value::Object(answers))
-    }
-}
-
 /// The `_meta` envelope every discover-era request carries (the generated conversions
 /// take it off for a server of an older era, which was told at `initialize`).
 fn envelope() -> Value {
@@ -377,7 +335,9 @@ async fn run(peer: v::handlers::ServerPeer, handler: &Handler, o: &Opts) -> Resu
                 v::CallToolOutcome::InputRequiredResult(ir) if rounds < 3 => {
                     rounds += 1;
                     let asked = ir.input_requests.unwrap_or_default();
-                    params["inputResponses"] = handler.inputs(&asked, &peer).await?;
+                    let answers = v::handlers::answer_inputs(handler, &asked, &peer).await;
+                    let answers = answers.map_err(|e| format!("{} ({})", e.message, e.code))?;
+                    params["inputResponses"] = serde_json::to_value(answers).map_err(error)?;
                     if let Some(state) = &ir.request_state {
                         params["requestState"] = json!(state);
                     }

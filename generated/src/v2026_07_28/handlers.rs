@@ -1015,6 +1015,57 @@ impl ServerHandler for Router {
     }
 }
 
+/// Answers the input requests of an `input_required` result with `handler`, as
+/// its client must before it retries the request with them (`inputResponses`):
+/// each by the handler's method for it, under the same key (the context's id is
+/// the key). The first error ends it; a request of a kind this version does not
+/// know is -32601.
+pub async fn answer_inputs<H: ClientHandler>(
+    handler: &H,
+    requests: &::std::collections::BTreeMap<::std::string::String, super::InputRequest>,
+    peer: &ServerPeer,
+) -> ::std::result::Result<
+    ::std::collections::BTreeMap<::std::string::String, super::InputResponse>,
+    crate::rt::jsonrpc::ErrorObject,
+> {
+    let mut answers = ::std::collections::BTreeMap::new();
+    for (key, request) in requests {
+        let cx = RequestContext {
+            id: crate::rt::jsonrpc::Id::String(key.clone()),
+            meta: ::std::option::Option::None,
+            peer: peer.clone(),
+        };
+        let answer = match request {
+            super::InputRequest::CreateMessageRequest(r) => {
+                super::InputResponse::CreateMessageResult(
+                    handler.create_message(r.params.clone(), cx).await?,
+                )
+            }
+            super::InputRequest::ListRootsRequest(r) => {
+                super::InputResponse::ListRootsResult(
+                    handler.list_roots(r.params.clone(), cx).await?,
+                )
+            }
+            super::InputRequest::ElicitRequest(r) => {
+                super::InputResponse::ElicitResult(
+                    handler.elicit(r.params.clone(), cx).await?,
+                )
+            }
+            super::InputRequest::Unknown(other) => {
+                return ::std::result::Result::Err(
+                    crate::rt::jsonrpc::ErrorObject::method_not_found(
+                        ::std::format!(
+                            "an input request of no kind this version knows: {other}"
+                        ),
+                    ),
+                );
+            }
+        };
+        answers.insert(key.clone(), answer);
+    }
+    ::std::result::Result::Ok(answers)
+}
+
 /// A server, as its client sees it: one typed method per request the server answers, one `notify_*` per notification it receives.
 #[derive(Debug, Clone)]
 pub struct ServerPeer(pub crate::rt::service::Peer);

@@ -13,7 +13,7 @@ use quote::{format_ident, quote};
 
 use super::rust::{header, ident, params_type, pretty, result_type};
 use crate::Error;
-use crate::model::{MessageKind, MethodDef, Model};
+use crate::model::{MessageKind, MethodDef, Model, TypeRef};
 use crate::names::field_name;
 
 /// Which side a trait or peer is about.
@@ -99,6 +99,7 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
     );
     let services = services();
     let router = super::router::router(model, &answers(Side::Server, true));
+    let answer_inputs = answer_inputs(model, &answers(Side::Client, false));
     let router_doc = (!router.is_empty()).then(|| {
         quote! {
             #![doc = ""]
@@ -121,6 +122,7 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
         #client_dispatch
         #services
         #router
+        #answer_inputs
         #server_peer
         #client_peer
     };
@@ -465,4 +467,89 @@ fn services() -> TokenStream {
         "client",
     );
     quote! { #server #client }
+}
+
+/// `answer_inputs`: a client handler answering the input requests of an `input_required`
+/// result (the discover era), each by the handler's method for it, as the result's union
+/// (`InputResponse`) holds it. Nothing where the model has no input requests, or one
+/// whose answer that union cannot hold.
+fn answer_inputs(model: &Model, client_answers: &[&MethodDef]) -> TokenStream {
+    let union = |name: &str| {
+        model
+            .types
+            .iter()
+            .find(|t| t.name == name)
+            .and_then(|t| match &t.kind {
+                crate::model::Kind::Union { variants, .. } => Some(variants.clone()),
+                _ => None,
+            })
+    };
+    let (Some(requests), Some(responses)) = (
+        union(crate::overrides::INPUT_REQUEST_UNION),
+        union("InputResponse"),
+    ) else {
+        return quote!();
+    };
+    let mut arms = Vec::new();
+    for request in &requests {
+        let TypeRef::Named(definition) = &request.ty else {
+            return quote!();
+        };
+        let Some(m) = client_answers.iter().find(|m| &m.definition == definition) else {
+            return quote!();
+        };
+        let Some(response) = m.result.as_deref().and_then(|r| {
+            responses
+                .iter()
+                .find(|v| v.ty == TypeRef::Named(r.to_string()))
+        }) else {
+            return quote!();
+        };
+        let (arm, answer) = (ident(&request.name), ident(&response.name));
+        let f = ident(&handler_fn_name(m));
+        let params = m.params.is_some().then(|| quote!(r.params.clone(),));
+        let value = quote!(handler.#f(#params cx).await?);
+        let value = if response.boxed {
+            quote!(::std::boxed::Box::new(#value))
+        } else {
+            value
+        };
+        arms.push(quote! {
+            super::InputRequest::#arm(r) => super::InputResponse::#answer(#value),
+        });
+    }
+    quote! {
+        /// Answers the input requests of an `input_required` result with `handler`, as
+        /// its client must before it retries the request with them (`inputResponses`):
+        /// each by the handler's method for it, under the same key (the context's id is
+        /// the key). The first error ends it; a request of a kind this version does not
+        /// know is -32601.
+        pub async fn answer_inputs<H: ClientHandler>(
+            handler: &H,
+            requests: &::std::collections::BTreeMap<::std::string::String, super::InputRequest>,
+            peer: &ServerPeer,
+        ) -> ::std::result::Result<
+            ::std::collections::BTreeMap<::std::string::String, super::InputResponse>,
+            crate::rt::jsonrpc::ErrorObject,
+        > {
+            let mut answers = ::std::collections::BTreeMap::new();
+            for (key, request) in requests {
+                let cx = RequestContext {
+                    id: crate::rt::jsonrpc::Id::String(key.clone()),
+                    meta: ::std::option::Option::None,
+                    peer: peer.clone(),
+                };
+                let answer = match request {
+                    #( #arms )*
+                    super::InputRequest::Unknown(other) => {
+                        return ::std::result::Result::Err(crate::rt::jsonrpc::ErrorObject::method_not_found(
+                            ::std::format!("an input request of no kind this version knows: {other}"),
+                        ));
+                    }
+                };
+                answers.insert(key.clone(), answer);
+            }
+            ::std::result::Result::Ok(answers)
+        }
+    }
 }
