@@ -374,7 +374,7 @@ const MAX_DEPTH: usize = 16;
 
 /// The smallest value of `ty` in `model`: required members only, empty arrays and maps,
 /// zero, `""`, `false`, an enum's first value, a union's first arm that has one. `None`
-/// where there is none within [`MAX_DEPTH`].
+/// where there is none within `MAX_DEPTH` levels.
 pub fn minimal(model: &Model, ty: &TypeRef, depth: usize) -> Option<Value> {
     if depth > MAX_DEPTH {
         return None;
