@@ -15,7 +15,9 @@
 //! `handlers::Server::new(handler)` or `handlers::Client::new(handler)`, or, for a server
 //! that speaks several protocol versions, [`Versions`], which picks the version each
 //! connection speaks from its first `initialize` (or the version a discover-era request
-//! names).
+//! names). With the `every-version` feature, one handler written for 2026-07-28 serves
+//! (`Versions::every_version`) or calls (`connect_every_version`) peers of every version
+//! from 2024-11-05, the lifecycle of each era handled here and in the generated adapters.
 //!
 //! The engine has no runtime of its own: it starts tasks through a [`Spawn`] (any
 //! `Fn(BoxFuture)`; with the `tokio` feature, [`Tokio`]). The types crate stays on serde
@@ -23,6 +25,8 @@
 
 mod deferred;
 mod engine;
+#[cfg(feature = "every-version")]
+mod every;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "http-client")]
@@ -35,6 +39,8 @@ mod wire;
 
 pub use deferred::Deferred;
 pub use engine::{Builder, Direction, Event, Limits, Outlet, Session, Spawn};
+#[cfg(feature = "every-version")]
+pub use every::{Connected, Hello, connect_every_version};
 pub use versions::Versions;
 
 /// Starts tasks with `tokio::spawn` (on the runtime the caller is in).

@@ -169,3 +169,133 @@ async fn through_one_pair_more_it_talks_to_a_2025_06_18_server() {
     let server = v::handlers::ServerPeer(outbound(&peer, to_11::TO_OLDER_SERVER));
     newer_client_calls(server).await;
 }
+
+/// A 2026-07-28 server: one tool that asks its client to sample (in its result, as the
+/// discover era does) before it answers with what came back.
+#[derive(Clone)]
+struct NewServer;
+
+impl v::handlers::ServerHandler for NewServer {
+    async fn discover(
+        &self,
+        _: v::RequestParams,
+        _: RequestContext<v::handlers::ClientPeer>,
+    ) -> Result<v::DiscoverResult, ErrorObject> {
+        Ok(from(json!({
+            "resultType": "complete", "cacheScope": "public", "ttlMs": 0,
+            "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "newer", "version": "2"}}
+        })))
+    }
+
+    async fn call_tool(
+        &self,
+        p: v::CallToolRequestParams,
+        _: RequestContext<v::handlers::ClientPeer>,
+    ) -> Result<v::CallToolOutcome, ErrorObject> {
+        let Some(answers) = p.input_responses else {
+            return Ok(v::CallToolOutcome::InputRequiredResult(from(json!({
+                "resultType": "input_required",
+                "inputRequests": {"llm": {"method": "sampling/createMessage", "params": {
+                    "messages": [{"role": "user", "content": {"type": "text", "text": p.name}}],
+                    "maxTokens": 5}}}
+            }))));
+        };
+        let answer = serde_json::to_value(&answers["llm"]).unwrap();
+        let text = format!("sampled: {}", answer["content"]["text"]);
+        Ok(v::CallToolResult::text(text).into())
+    }
+}
+
+/// What the 2026-07-28 client does with its server, whatever the version: a call, with
+/// the input the server asks for in a result answered by its handler and the call made
+/// again (a server of an older version asks in requests of its own instead, which reach
+/// the same handler).
+async fn call_with_inputs(server: &v::handlers::ServerPeer, name: &str) -> String {
+    let mut params = envelope();
+    params["name"] = name.into();
+    for _ in 0..3 {
+        match within("tools/call", server.call_tool(&from(params.clone())))
+            .await
+            .unwrap()
+        {
+            v::CallToolOutcome::InputRequiredResult(asked) => {
+                let requests = asked.input_requests.unwrap_or_default();
+                let answers = v::handlers::answer_inputs(&Model, &requests, server)
+                    .await
+                    .unwrap();
+                params["inputResponses"] = serde_json::to_value(answers).unwrap();
+            }
+            v::CallToolOutcome::CallToolResult(result) => {
+                return serde_json::to_value(&result.content[0]).unwrap()["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned();
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    panic!("still asked for input")
+}
+
+/// One server handler and one client handler, both written for 2026-07-28, over a real
+/// session at every version the session offers: the session picks the lifecycle
+/// (`Versions::every_version`, `connect_every_version`), and the handlers never see it.
+#[tokio::test]
+async fn one_server_and_one_client_at_every_version() {
+    use mcp_spec_session::{Deferred, Hello, Tokio, Versions, connect_every_version};
+    use mcp_spec_types::ProtocolVersion as P;
+    use mcp_spec_types::version::Era;
+    for (era, offer, expected) in [
+        (None, P::V2025_11_25, P::V2026_07_28),
+        (Some(Era::Initialize), P::V2025_11_25, P::V2025_11_25),
+        (Some(Era::Initialize), P::V2025_06_18, P::V2025_06_18),
+        (Some(Era::Initialize), P::V2025_03_26, P::V2025_03_26),
+        (Some(Era::Initialize), P::V2024_11_05, P::V2024_11_05),
+    ] {
+        let later = Deferred::new();
+        let session = pair(Versions::every_version(NewServer, Tokio), later.clone());
+        let hello = Hello {
+            era,
+            offer,
+            ..Hello::new(
+                from(json!({"name": "c", "version": "1"})),
+                from(json!({"sampling": {}})),
+            )
+        };
+        let connected = within(
+            "connect",
+            connect_every_version(&session.peer(), &later, Model, &hello),
+        )
+        .await
+        .unwrap();
+        assert_eq!(connected.version, expected);
+        let text = call_with_inputs(&connected.server, "hi").await;
+        assert_eq!(text, r#"sampled: "re \"hi\"""#, "at {expected:?}");
+    }
+}
+
+/// The same client against a server of 2025-11-25 alone: `server/discover` is refused,
+/// and the session falls back to `initialize`.
+#[tokio::test]
+async fn the_client_falls_back_to_initialize() {
+    use mcp_spec_session::{Deferred, Hello, connect_every_version};
+    let later = Deferred::new();
+    let session = pair(old::handlers::Server::new(OldServer), later.clone());
+    let hello = Hello::new(
+        from(json!({"name": "c", "version": "1"})),
+        from(json!({"sampling": {}})),
+    );
+    let connected = within(
+        "connect",
+        connect_every_version(&session.peer(), &later, Model, &hello),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        connected.version,
+        mcp_spec_types::ProtocolVersion::V2025_11_25
+    );
+    assert_eq!(connected.result["serverInfo"]["name"], "older");
+    newer_client_calls(connected.server).await;
+}

@@ -28,12 +28,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use mcp_spec_session::http_client::HttpClient;
-use mcp_spec_session::{Deferred, Session, stdio};
-use mcp_spec_types::ProtocolVersion;
-use mcp_spec_types::rt::convert::outbound;
+use mcp_spec_session::{Deferred, Hello, Session, connect_every_version, stdio};
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::{CallError, NotificationContext, Peer, RequestContext};
+use mcp_spec_types::rt::service::{NotificationContext, Peer, RequestContext};
 use mcp_spec_types::v2026_07_28 as v;
+use mcp_spec_types::version::Era;
 use serde_json::{Value, json};
 
 #[derive(Default)]
@@ -291,20 +290,15 @@ impl v::handlers::ClientHandler for Handler {
     }
 }
 
-/// The `_meta` envelope every discover-era request carries (the generated conversions
-/// take it off for a server of an older era, which was told at `initialize`).
-fn envelope() -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"roots": {}, "sampling": {}, "elicitation": {"form": {}}},
-        "io.modelcontextprotocol/clientInfo": {"name": "mcp-example-client", "version": "0.0.0"},
-    })
-}
-
 /// What the client does, with the server's version already chosen: written once, for
 /// 2026-07-28; `peer` converts for an older server.
-async fn run(peer: v::handlers::ServerPeer, handler: &Handler, o: &Opts) -> Result<(), String> {
-    let page = || typed::<v::PaginatedRequestParams>(json!({"_meta": envelope()}));
+async fn run(
+    peer: v::handlers::ServerPeer,
+    handler: &Handler,
+    envelope: &Value,
+    o: &Opts,
+) -> Result<(), String> {
+    let page = || typed::<v::PaginatedRequestParams>(json!({"_meta": envelope.clone()}));
     let tools = peer.list_tools(&page()?).await.map_err(error)?;
     emit(
         "tools",
@@ -324,7 +318,7 @@ async fn run(peer: v::handlers::ServerPeer, handler: &Handler, o: &Opts) -> Resu
     }
     for (name, args) in &o.calls {
         // An input-required result carries requests for us; answer them and retry.
-        let mut params = json!({"_meta": envelope(), "name": name, "arguments": args});
+        let mut params = json!({"_meta": envelope.clone(), "name": name, "arguments": args});
         let mut rounds = 0;
         let result = loop {
             let r = peer
@@ -349,7 +343,7 @@ async fn run(peer: v::handlers::ServerPeer, handler: &Handler, o: &Opts) -> Resu
     }
     for uri in &o.reads {
         let r = peer
-            .read_resource(&typed(json!({"_meta": envelope(), "uri": uri}))?)
+            .read_resource(&typed(json!({"_meta": envelope.clone(), "uri": uri}))?)
             .await
             .map_err(error)?;
         emit("read", json!({"uri": uri, "result": r}));
@@ -357,7 +351,7 @@ async fn run(peer: v::handlers::ServerPeer, handler: &Handler, o: &Opts) -> Resu
     for (name, args) in &o.prompts {
         let r = peer
             .get_prompt(&typed(
-                json!({"_meta": envelope(), "name": name, "arguments": args}),
+                json!({"_meta": envelope.clone(), "name": name, "arguments": args}),
             )?)
             .await
             .map_err(error)?;
@@ -366,112 +360,40 @@ async fn run(peer: v::handlers::ServerPeer, handler: &Handler, o: &Opts) -> Resu
     Ok(())
 }
 
-/// The one handler and the one `run`, for the version negotiated: a server of the
-/// `initialize` era gets the handler through `AnswerOlder` and the calls through the
-/// `TO_OLDER_SERVER` conversions (one pair per version between).
-async fn serve(
-    raw: Peer,
-    version: ProtocolVersion,
-    later: &Deferred,
-    o: &Opts,
-) -> Result<(), String> {
-    use mcp_spec_types::convert::v2025_06_18_v2025_11_25 as to_06;
-    use mcp_spec_types::convert::v2025_11_25_v2026_07_28 as to_11;
-    use mcp_spec_types::{v2025_06_18 as v1, v2025_11_25 as v2};
+/// What this client says of itself, and how it looks for a version (`--era`, `--offer`).
+fn hello(o: &Opts) -> Result<Hello, String> {
+    let info = typed(json!({"name": "mcp-example-client", "version": "0.0.0"}))?;
+    let capabilities = typed(json!({"roots": {}, "sampling": {}, "elicitation": {"form": {}}}))?;
+    let era = match o.era.as_str() {
+        "initialize" => Some(Era::Initialize),
+        "discover" => Some(Era::Discover),
+        _ => None,
+    };
+    let mut hello = Hello {
+        era,
+        ..Hello::new(info, capabilities)
+    };
+    if !o.offer.is_empty() {
+        hello.offer = o.offer.parse().map_err(error)?;
+    }
+    Ok(hello)
+}
+
+/// Connects (the session finds the version: `server/discover` first unless told, then
+/// `initialize`) and runs, with the one handler, whatever the server's version.
+async fn connect(raw: Peer, later: &Deferred, o: &Opts) -> Result<(), String> {
+    let hello = hello(o)?;
     let handler = || Handler {
         roots: o.roots.clone(),
     };
-    let peer = match version {
-        ProtocolVersion::V2026_07_28 => {
-            later.set(v::handlers::Client::new(handler()));
-            raw
-        }
-        ProtocolVersion::V2025_06_18 => {
-            let answers = to_06::AnswerOlder(to_11::AnswerOlder(handler()));
-            later.set(v1::handlers::Client::new(answers));
-            v1::handlers::ServerPeer(raw.clone())
-                .notify_initialized(None)
-                .await
-                .map_err(error)?;
-            outbound(
-                &outbound(&raw, to_06::TO_OLDER_SERVER),
-                to_11::TO_OLDER_SERVER,
-            )
-        }
-        _ => {
-            later.set(v2::handlers::Client::new(to_11::AnswerOlder(handler())));
-            v2::handlers::ServerPeer(raw.clone())
-                .notify_initialized(None)
-                .await
-                .map_err(error)?;
-            outbound(&raw, to_11::TO_OLDER_SERVER)
-        }
-    };
-    run(v::handlers::ServerPeer(peer), &handler(), o).await
-}
-
-/// Picks the era: `server/discover` first (unless told otherwise), then `initialize`.
-async fn negotiate(raw: &Peer, era: &str, offer: &str) -> Result<ProtocolVersion, String> {
-    if era != "initialize" {
-        let discover = discover(raw);
-        match tokio::time::timeout(Duration::from_secs(5), discover).await {
-            Ok(Ok(result)) => {
-                let result = result.to_value();
-                let offered: Vec<&str> = result["supportedVersions"]
-                    .as_array()
-                    .map(|a| a.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                if let Ok(v) = ProtocolVersion::choose(&offered, &[ProtocolVersion::V2026_07_28]) {
-                    return Ok(v);
-                }
-            }
-            Ok(Err(e)) => emit("discover-refused", json!({"error": e.to_string()})),
-            Err(_) => emit("discover-refused", json!({"error": "no answer in 5 s"})),
-        }
-        if era == "discover" {
-            return Err("the server does not speak the discover era".into());
-        }
-    }
-    use mcp_spec_types::v2025_11_25 as v;
-    let peer = v::handlers::ServerPeer(raw.clone());
-    let offer = if offer.is_empty() {
-        "2025-11-25"
-    } else {
-        offer
-    };
-    let result = peer
-        .initialize(&typed(json!({
-            "protocolVersion": offer,
-            "capabilities": {"roots": {"listChanged": false}, "sampling": {}, "elicitation": {}},
-            "clientInfo": {"name": "mcp-example-client", "version": "0.0.0"},
-        }))?)
+    let connected = connect_every_version(&raw, later, handler(), &hello)
         .await
         .map_err(error)?;
-    emit("server", json!({"info": result.server_info}));
-    ProtocolVersion::accept_initialize(
-        &result.protocol_version,
-        &[ProtocolVersion::V2025_06_18, ProtocolVersion::V2025_11_25],
-    )
-    .map_err(error)
-}
-
-/// `server/discover`, asked again once when the server refuses the version asked
-/// (-32022) but supports this client's.
-async fn discover(raw: &Peer) -> Result<mcp_spec_types::rt::jsonrpc::RawResult, CallError> {
-    let ask = || raw.request_raw("server/discover", Some(json!({"_meta": envelope()})));
-    match ask().await {
-        Err(CallError::Rejected(e))
-            if e.code == -32022
-                && e.data.as_ref().is_some_and(|d| {
-                    d["supported"]
-                        .as_array()
-                        .is_some_and(|s| s.iter().any(|v| v == "2026-07-28"))
-                }) =>
-        {
-            ask().await
-        }
-        other => other,
+    if connected.version.era() == Era::Initialize {
+        emit("server", json!({"info": connected.result["serverInfo"]}));
     }
+    emit("negotiated", json!({"version": connected.version.as_str()}));
+    run(connected.server, &handler(), &hello.envelope(), o).await
 }
 
 #[tokio::main]
@@ -510,11 +432,7 @@ async fn main() -> ExitCode {
         }
     };
     let raw = session.peer();
-    let run = async {
-        let version = negotiate(&raw, &o.era, &o.offer).await?;
-        emit("negotiated", json!({"version": version.as_str()}));
-        serve(raw.clone(), version, &later, &o).await
-    };
+    let run = connect(raw.clone(), &later, &o);
     let outcome = tokio::time::timeout(Duration::from_secs(60), run).await;
     tokio::time::sleep(Duration::from_millis(o.wait_ms)).await;
     if let Some(client) = http {

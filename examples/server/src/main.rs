@@ -2,15 +2,14 @@
 //! (`mcp-spec-session`), speaking newline-delimited JSON-RPC on stdin/stdout, or
 //! Streamable HTTP on `http://127.0.0.1:PORT/mcp` with `--http PORT`.
 //!
-//! It offers three protocol versions from one handler, written for 2026-07-28, and the
-//! session picks the one each connection speaks (`mcp_spec_session::Versions`): a request
-//! that carries `_meta["io.modelcontextprotocol/protocolVersion"]` (such as
-//! `server/discover`) is served at 2026-07-28; `initialize` negotiates 2025-11-25 or
-//! 2025-06-18, served by the same handler through the generated
-//! `convert::v2025_11_25_v2026_07_28::ServeOlder` (and, for 2025-06-18, one pair more),
-//! which bridges the lifecycles: sampling and elicitation, which the handler asks for in
-//! its results, become requests to the client. What it serves (the fixtures of the
-//! official conformance suite) is in `fixtures.rs`.
+//! It offers every protocol version from 2024-11-05 to 2026-07-28 from one handler,
+//! written for 2026-07-28, and the session picks the one each connection speaks
+//! (`mcp_spec_session::Versions::every_version`): a request that carries
+//! `_meta["io.modelcontextprotocol/protocolVersion"]` (such as `server/discover`) is served
+//! at 2026-07-28; `initialize` negotiates an older version, served by the same handler
+//! through the generated `ServeOlder` adapters, which bridge the lifecycles: sampling and
+//! elicitation, which the handler asks for in its results, become requests to the client.
+//! What it serves (the fixtures of the official conformance suite) is in `fixtures.rs`.
 
 mod fixtures;
 mod input;
@@ -26,11 +25,9 @@ use mcp_spec_session::Session;
 use mcp_spec_session::Versions;
 use mcp_spec_session::http::HttpServer;
 use mcp_spec_session::stdio::serve_stdio_with;
-use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::Request;
 use mcp_spec_types::rt::service::{Meta, RequestContext};
-use mcp_spec_types::version::RequireVersion;
 
 fn internal(e: impl ToString) -> ErrorObject {
     ErrorObject::internal_error(e.to_string())
@@ -226,30 +223,10 @@ mod handler {
     }
 }
 
-/// The versions this server offers, for one connection: one handler, and the generated
-/// adapters that serve it to older clients.
+/// The versions this server offers, for one connection: every one from 2024-11-05, from
+/// the one handler (what an older client subscribes to is listened for on tokio).
 fn versions() -> Versions {
-    use mcp_spec_types::convert::v2025_06_18_v2025_11_25::ServeOlder as To0618;
-    use mcp_spec_types::convert::v2025_11_25_v2026_07_28::ServeOlder as To1125;
-    use mcp_spec_types::{v2025_06_18 as v1, v2025_11_25 as v2, v2026_07_28 as v3};
-    // What an older client subscribes to is listened for in the background.
-    let older = To1125::new(handler::Handler).with_spawn(|f| {
-        tokio::spawn(f);
-    });
-    let policy = RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
-    Versions::new()
-        .with(
-            ProtocolVersion::V2025_06_18,
-            v1::handlers::Server::new(To0618(older.clone())),
-        )
-        .with(
-            ProtocolVersion::V2025_11_25,
-            v2::handlers::Server::new(older),
-        )
-        .with(
-            ProtocolVersion::V2026_07_28,
-            v3::handlers::Server::new(handler::Handler).with_policy(policy),
-        )
+    Versions::every_version(handler::Handler, mcp_spec_session::Tokio)
 }
 
 #[tokio::main]
