@@ -238,12 +238,33 @@ async fn call_with_inputs(server: &v::handlers::ServerPeer, name: &str) -> Strin
     panic!("still asked for input")
 }
 
+/// A session to `server`, connected by the 2026-07-28 client (`Model`) looking for a
+/// version in `era` (both, discover first, if `None`), offering `offer` to `initialize`.
+async fn connect(
+    server: impl Service,
+    era: Option<mcp_spec_types::version::Era>,
+    offer: mcp_spec_types::ProtocolVersion,
+) -> mcp_spec_session::Connected {
+    use mcp_spec_session::{Deferred, Hello, connect_every_version};
+    let later = Deferred::new();
+    let session = pair(server, later.clone());
+    let info = from(json!({"name": "c", "version": "1"}));
+    let hello = Hello {
+        era,
+        offer,
+        ..Hello::new(info, from(json!({"sampling": {}})))
+    };
+    let peer = session.peer();
+    let connecting = connect_every_version(&peer, &later, Model, &hello);
+    within("connect", connecting).await.unwrap()
+}
+
 /// One server handler and one client handler, both written for 2026-07-28, over a real
 /// session at every version the session offers: the session picks the lifecycle
 /// (`Versions::every_version`, `connect_every_version`), and the handlers never see it.
 #[tokio::test]
 async fn one_server_and_one_client_at_every_version() {
-    use mcp_spec_session::{Deferred, Hello, Tokio, Versions, connect_every_version};
+    use mcp_spec_session::{Tokio, Versions};
     use mcp_spec_types::ProtocolVersion as P;
     use mcp_spec_types::version::Era;
     for (era, offer, expected) in [
@@ -253,22 +274,8 @@ async fn one_server_and_one_client_at_every_version() {
         (Some(Era::Initialize), P::V2025_03_26, P::V2025_03_26),
         (Some(Era::Initialize), P::V2024_11_05, P::V2024_11_05),
     ] {
-        let later = Deferred::new();
-        let session = pair(Versions::every_version(NewServer, Tokio), later.clone());
-        let hello = Hello {
-            era,
-            offer,
-            ..Hello::new(
-                from(json!({"name": "c", "version": "1"})),
-                from(json!({"sampling": {}})),
-            )
-        };
-        let connected = within(
-            "connect",
-            connect_every_version(&session.peer(), &later, Model, &hello),
-        )
-        .await
-        .unwrap();
+        let server = Versions::every_version(NewServer, Tokio);
+        let connected = connect(server, era, offer).await;
         assert_eq!(connected.version, expected);
         let text = call_with_inputs(&connected.server, "hi").await;
         assert_eq!(text, r#"sampled: "re \"hi\"""#, "at {expected:?}");
@@ -279,19 +286,8 @@ async fn one_server_and_one_client_at_every_version() {
 /// and the session falls back to `initialize`.
 #[tokio::test]
 async fn the_client_falls_back_to_initialize() {
-    use mcp_spec_session::{Deferred, Hello, connect_every_version};
-    let later = Deferred::new();
-    let session = pair(old::handlers::Server::new(OldServer), later.clone());
-    let hello = Hello::new(
-        from(json!({"name": "c", "version": "1"})),
-        from(json!({"sampling": {}})),
-    );
-    let connected = within(
-        "connect",
-        connect_every_version(&session.peer(), &later, Model, &hello),
-    )
-    .await
-    .unwrap();
+    let server = old::handlers::Server::new(OldServer);
+    let connected = connect(server, None, mcp_spec_types::ProtocolVersion::V2025_11_25).await;
     assert_eq!(
         connected.version,
         mcp_spec_types::ProtocolVersion::V2025_11_25
