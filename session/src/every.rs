@@ -42,8 +42,10 @@ impl Versions {
     /// is kept for it.
     pub fn every_version<H>(handler: H, spawn: impl Spawn + 'static) -> Versions
     where
-        H: v::handlers::ServerHandler + Clone + 'static,
+        H: v::handlers::ServerHandler + 'static,
     {
+        // One handler behind every version: an `Arc` of a handler is one.
+        let handler = std::sync::Arc::new(handler);
         let older = to_11::ServeOlder::new(handler.clone()).with_spawn(move |f| spawn.spawn(f));
         let at_06 = to_06::ServeOlder(older.clone());
         let at_03 = to_03::ServeOlder(at_06.clone());

@@ -295,3 +295,41 @@ async fn the_client_falls_back_to_initialize() {
     assert_eq!(connected.result["serverInfo"]["name"], "older");
     newer_client_calls(connected.server).await;
 }
+
+/// A 2026-07-28 `Router` (which is not `Clone`) behind every version: the same functions
+/// answer a client at 2026-07-28 and one at 2024-11-05.
+#[tokio::test]
+async fn a_router_serves_every_version() {
+    use mcp_spec_session::{Tokio, Versions};
+    use mcp_spec_types::ProtocolVersion as P;
+    use mcp_spec_types::version::Era;
+    async fn echo(
+        args: serde_json::Map<String, Value>,
+        _: RequestContext<v::handlers::ClientPeer>,
+    ) -> Result<v::CallToolResult, ErrorObject> {
+        Ok(v::CallToolResult::text(format!("echo {}", args["word"])))
+    }
+    let router = || {
+        let schema = from(json!({"type": "object"}));
+        v::handlers::Router::new(from(json!({"name": "routed", "version": "1"})))
+            .tool(v::Tool::new("echo", schema), echo)
+    };
+    for (era, offer, expected) in [
+        (None, P::V2025_11_25, P::V2026_07_28),
+        (Some(Era::Initialize), P::V2024_11_05, P::V2024_11_05),
+    ] {
+        let connected = connect(Versions::every_version(router(), Tokio), era, offer).await;
+        assert_eq!(connected.version, expected);
+        let mut call = envelope();
+        call["name"] = "echo".into();
+        call["arguments"] = json!({"word": "hi"});
+        let outcome = within("tools/call", connected.server.call_tool(&from(call)))
+            .await
+            .unwrap();
+        let v::CallToolOutcome::CallToolResult(result) = outcome else {
+            panic!("{outcome:?}")
+        };
+        let text = serde_json::to_value(&result.content[0]).unwrap();
+        assert_eq!(text["text"], r#"echo "hi""#, "at {expected:?}");
+    }
+}

@@ -277,6 +277,250 @@ pub trait ServerHandler: Send + Sync {
     }
 }
 
+/// A shared handler is one: several services (a version's, an adapter's) may
+/// serve the same one.
+impl<H: ServerHandler> ServerHandler for ::std::sync::Arc<H> {
+    fn complete(
+        &self,
+        params: super::CompleteRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::CompleteResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::complete(self, params, cx)
+    }
+    fn initialize(
+        &self,
+        params: super::InitializeRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::InitializeResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::initialize(self, params, cx)
+    }
+    fn set_level(
+        &self,
+        params: super::SetLevelRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::EmptyResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::set_level(self, params, cx)
+    }
+    fn ping(
+        &self,
+        params: ::std::option::Option<super::RequestParams>,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::EmptyResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::ping(self, params, cx)
+    }
+    fn get_prompt(
+        &self,
+        params: super::GetPromptRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::GetPromptResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::get_prompt(self, params, cx)
+    }
+    fn list_prompts(
+        &self,
+        params: ::std::option::Option<super::PaginatedRequestParams>,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ListPromptsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::list_prompts(self, params, cx)
+    }
+    fn list_resources(
+        &self,
+        params: ::std::option::Option<super::PaginatedRequestParams>,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ListResourcesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::list_resources(self, params, cx)
+    }
+    fn read_resource(
+        &self,
+        params: super::ReadResourceRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ReadResourceResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::read_resource(self, params, cx)
+    }
+    fn subscribe(
+        &self,
+        params: super::SubscribeRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::EmptyResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::subscribe(self, params, cx)
+    }
+    fn list_resource_templates(
+        &self,
+        params: ::std::option::Option<super::PaginatedRequestParams>,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ListResourceTemplatesResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::list_resource_templates(self, params, cx)
+    }
+    fn unsubscribe(
+        &self,
+        params: super::UnsubscribeRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::EmptyResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::unsubscribe(self, params, cx)
+    }
+    fn cancel_task(
+        &self,
+        params: super::CancelTaskRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::CancelTaskResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::cancel_task(self, params, cx)
+    }
+    fn get_task(
+        &self,
+        params: super::GetTaskRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::GetTaskResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::get_task(self, params, cx)
+    }
+    fn list_tasks(
+        &self,
+        params: ::std::option::Option<super::PaginatedRequestParams>,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ListTasksResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::list_tasks(self, params, cx)
+    }
+    fn get_task_payload(
+        &self,
+        params: super::GetTaskPayloadRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::GetTaskPayloadResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::get_task_payload(self, params, cx)
+    }
+    fn call_tool(
+        &self,
+        params: super::CallToolRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::CallToolOutcome,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::call_tool(self, params, cx)
+    }
+    fn list_tools(
+        &self,
+        params: ::std::option::Option<super::PaginatedRequestParams>,
+        cx: RequestContext<ClientPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ListToolsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::list_tools(self, params, cx)
+    }
+    fn on_cancelled(
+        &self,
+        params: super::CancelledNotificationParams,
+        cx: NotificationContext<ClientPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_cancelled(self, params, cx)
+    }
+    fn on_initialized(
+        &self,
+        params: ::std::option::Option<super::NotificationParams>,
+        cx: NotificationContext<ClientPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_initialized(self, params, cx)
+    }
+    fn on_progress(
+        &self,
+        params: super::ProgressNotificationParams,
+        cx: NotificationContext<ClientPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_progress(self, params, cx)
+    }
+    fn on_roots_list_changed(
+        &self,
+        params: ::std::option::Option<super::NotificationParams>,
+        cx: NotificationContext<ClientPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_roots_list_changed(self, params, cx)
+    }
+    fn on_task_status(
+        &self,
+        params: super::TaskStatusNotificationParams,
+        cx: NotificationContext<ClientPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_task_status(self, params, cx)
+    }
+}
+
 /// What a client answers in `2025-11-25`: one method per request a server sends (in the discover era, also the input requests a server embeds in an `InputRequiredResult`), one `on_*` method per notification. Defaults as for [`ServerHandler`].
 pub trait ClientHandler: Send + Sync {
     /// `elicitation/create`.
@@ -456,6 +700,170 @@ pub trait ClientHandler: Send + Sync {
         cx: NotificationContext<ServerPeer>,
     ) -> impl ::std::future::Future<Output = ()> + Send {
         async {}
+    }
+}
+
+/// A shared handler is one: several services (a version's, an adapter's) may
+/// serve the same one.
+impl<H: ClientHandler> ClientHandler for ::std::sync::Arc<H> {
+    fn elicit(
+        &self,
+        params: super::ElicitRequestParams,
+        cx: RequestContext<ServerPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ElicitOutcome,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::elicit(self, params, cx)
+    }
+    fn ping(
+        &self,
+        params: ::std::option::Option<super::RequestParams>,
+        cx: RequestContext<ServerPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::EmptyResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::ping(self, params, cx)
+    }
+    fn list_roots(
+        &self,
+        params: ::std::option::Option<super::RequestParams>,
+        cx: RequestContext<ServerPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ListRootsResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::list_roots(self, params, cx)
+    }
+    fn create_message(
+        &self,
+        params: super::CreateMessageRequestParams,
+        cx: RequestContext<ServerPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::CreateMessageOutcome,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::create_message(self, params, cx)
+    }
+    fn cancel_task(
+        &self,
+        params: super::CancelTaskRequestParams,
+        cx: RequestContext<ServerPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::CancelTaskResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::cancel_task(self, params, cx)
+    }
+    fn get_task(
+        &self,
+        params: super::GetTaskRequestParams,
+        cx: RequestContext<ServerPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::GetTaskResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::get_task(self, params, cx)
+    }
+    fn list_tasks(
+        &self,
+        params: ::std::option::Option<super::PaginatedRequestParams>,
+        cx: RequestContext<ServerPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::ListTasksResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::list_tasks(self, params, cx)
+    }
+    fn get_task_payload(
+        &self,
+        params: super::GetTaskPayloadRequestParams,
+        cx: RequestContext<ServerPeer>,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            super::GetTaskPayloadResult,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > + Send {
+        H::get_task_payload(self, params, cx)
+    }
+    fn on_cancelled(
+        &self,
+        params: super::CancelledNotificationParams,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_cancelled(self, params, cx)
+    }
+    fn on_elicitation_complete(
+        &self,
+        params: super::ElicitationCompleteNotificationParams,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_elicitation_complete(self, params, cx)
+    }
+    fn on_logging_message(
+        &self,
+        params: super::LoggingMessageNotificationParams,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_logging_message(self, params, cx)
+    }
+    fn on_progress(
+        &self,
+        params: super::ProgressNotificationParams,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_progress(self, params, cx)
+    }
+    fn on_prompt_list_changed(
+        &self,
+        params: ::std::option::Option<super::NotificationParams>,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_prompt_list_changed(self, params, cx)
+    }
+    fn on_resource_list_changed(
+        &self,
+        params: ::std::option::Option<super::NotificationParams>,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_resource_list_changed(self, params, cx)
+    }
+    fn on_resource_updated(
+        &self,
+        params: super::ResourceUpdatedNotificationParams,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_resource_updated(self, params, cx)
+    }
+    fn on_task_status(
+        &self,
+        params: super::TaskStatusNotificationParams,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_task_status(self, params, cx)
+    }
+    fn on_tool_list_changed(
+        &self,
+        params: ::std::option::Option<super::NotificationParams>,
+        cx: NotificationContext<ServerPeer>,
+    ) -> impl ::std::future::Future<Output = ()> + Send {
+        H::on_tool_list_changed(self, params, cx)
     }
 }
 

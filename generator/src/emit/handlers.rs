@@ -160,9 +160,20 @@ fn handler_trait(
         ),
     };
     let mut items = Vec::new();
+    // The same methods on an `Arc` of a handler: each calls the handler's own.
+    let mut shared = Vec::new();
     for m in requests {
         let f = ident(&handler_fn_name(m));
         let method = &m.method;
+        let param = params_arg(m).map(|t| quote!(params: #t,));
+        let arg = m.params.is_some().then(|| quote!(params,));
+        let result = result_type(m);
+        shared.push(quote! {
+            fn #f(&self, #param cx: RequestContext<#peer>)
+                -> impl ::std::future::Future<Output = ::std::result::Result<#result, crate::rt::jsonrpc::ErrorObject>> + Send {
+                H::#f(self, #arg cx)
+            }
+        });
         let doc = format!(
             " `{method}`{}.",
             if m.is_input_request_only() {
@@ -210,6 +221,12 @@ fn handler_trait(
         let method = &m.method;
         let doc = format!(" `{method}`.");
         let param = params_arg(m).map(|t| quote!(params: #t,));
+        let arg = m.params.is_some().then(|| quote!(params,));
+        shared.push(quote! {
+            fn #f(&self, #param cx: NotificationContext<#peer>) -> impl ::std::future::Future<Output = ()> + Send {
+                H::#f(self, #arg cx)
+            }
+        });
         items.push(quote! {
             #[doc = #doc]
             fn #f(&self, #param cx: NotificationContext<#peer>) -> impl ::std::future::Future<Output = ()> + Send {
@@ -221,6 +238,12 @@ fn handler_trait(
         #[doc = #doc]
         pub trait #name: Send + Sync {
             #( #items )*
+        }
+
+        /// A shared handler is one: several services (a version's, an adapter's) may
+        /// serve the same one.
+        impl<H: #name> #name for ::std::sync::Arc<H> {
+            #( #shared )*
         }
     }
 }
