@@ -13,6 +13,7 @@ use mcp_spec_types::convert::{
     v2024_11_05_v2025_03_26 as to_24, v2025_03_26_v2025_06_18 as to_03,
     v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v2026_07_28 as to_11,
 };
+use mcp_spec_types::rt::bridge;
 use mcp_spec_types::rt::convert::outbound;
 use mcp_spec_types::rt::service::{CallError, Peer};
 use mcp_spec_types::version::{Era, RequireVersion};
@@ -22,14 +23,6 @@ use mcp_spec_types::{
 use serde_json::{Value, json};
 
 use crate::{Deferred, Spawn, Versions};
-
-/// The `initialize`-era versions, oldest first.
-const INITIALIZE_ERA: [ProtocolVersion; 4] = [
-    ProtocolVersion::V2024_11_05,
-    ProtocolVersion::V2025_03_26,
-    ProtocolVersion::V2025_06_18,
-    ProtocolVersion::V2025_11_25,
-];
 
 impl Versions {
     /// Every version from 2024-11-05 to 2026-07-28, served by one server handler written
@@ -108,9 +101,9 @@ impl Hello {
     /// The `_meta` a discover-era request of this client carries.
     pub fn envelope(&self) -> Value {
         json!({
-            "io.modelcontextprotocol/protocolVersion": ProtocolVersion::V2026_07_28.as_str(),
-            "io.modelcontextprotocol/clientCapabilities": self.capabilities,
-            "io.modelcontextprotocol/clientInfo": self.info,
+            (bridge::PROTOCOL_VERSION): ProtocolVersion::V2026_07_28.as_str(),
+            (bridge::CLIENT_CAPABILITIES): self.capabilities,
+            (bridge::CLIENT_INFO): self.info,
         })
     }
 }
@@ -181,7 +174,12 @@ where
         .await?
         .to_value();
     let answered = result["protocolVersion"].as_str().unwrap_or_default();
-    let version = ProtocolVersion::accept_initialize(answered, &INITIALIZE_ERA)
+    let initialize_era: Vec<ProtocolVersion> = ProtocolVersion::ALL
+        .iter()
+        .copied()
+        .filter(|v| v.era() == Era::Initialize)
+        .collect();
+    let version = ProtocolVersion::accept_initialize(answered, &initialize_era)
         .map_err(|e| CallError::InvalidResponse(e.to_string()))?;
     // The handler, and the calls, through one pair of versions at a time.
     let at_11 = to_11::AnswerOlder(handler);

@@ -65,7 +65,6 @@ mod handler {
         };
     }
 
-    #[derive(Clone)]
     pub struct Handler;
 
     impl ServerHandler for Handler {

@@ -396,20 +396,6 @@ fn older_adapter(old: &Model, new: &Model, side: Side) -> TokenStream {
         return quote!();
     }
     let (handler, peer, adapter, table) = side.names();
-    // As the handler traits have them: with the input requests a discover-era client
-    // answers inside results.
-    let answers = |m: &'_ Model| -> Vec<MethodDef> {
-        m.method_set(MessageKind::Request, side.answers_client(), false)
-            .into_iter()
-            .cloned()
-            .collect()
-    };
-    let hears = |m: &'_ Model| -> Vec<MethodDef> {
-        m.method_set(MessageKind::Notification, side.answers_client(), true)
-            .into_iter()
-            .cloned()
-            .collect()
-    };
     let protocol_version = old
         .types
         .iter()
@@ -423,8 +409,9 @@ fn older_adapter(old: &Model, new: &Model, side: Side) -> TokenStream {
         });
     let version = &old.version;
     let mut forwarded = Vec::new();
-    let (new_answers, new_hears) = (answers(new), hears(new));
-    for m in answers(old) {
+    let ((old_answers, old_hears), (new_answers, new_hears)) =
+        (served(old, side), served(new, side));
+    for m in old_answers {
         let Some(n) = new_answers.iter().find(|x| x.method == m.method) else {
             continue;
         };
@@ -456,25 +443,12 @@ fn older_adapter(old: &Model, new: &Model, side: Side) -> TokenStream {
             }
         });
     }
-    for m in hears(old) {
-        let Some(n) = new_hears.iter().find(|x| x.method == m.method) else {
-            continue;
-        };
-        let f = ident(&super::handlers::handler_fn_name(&m));
-        let g = ident(&super::handlers::handler_fn_name(n));
-        // A notification whose params do not convert is not passed on.
-        let Some((param, up)) = params_up(&m, n) else {
-            continue;
-        };
-        let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
-        forwarded.push(quote! {
-            async fn #f(&self, #param cx: NotificationContext<old::handlers::#peer>) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, #table);
-                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::#peer(peer) };
-                self.0.#g(#call cx).await
-            }
-        });
-    }
+    forwarded.extend(forward_notifications(
+        &old_hears,
+        &new_hears,
+        side,
+        quote!(self.0),
+    ));
     let (old_v, new_v) = (&old.version, &new.version);
     let doc = match side {
         Side::Server => format!(
@@ -542,14 +516,52 @@ fn has(m: &Model, method: &str) -> bool {
 }
 
 /// The requests and the notifications a server handler of `m` answers.
-fn served(m: &Model) -> (Vec<MethodDef>, Vec<MethodDef>) {
-    let set = |kind| {
-        m.method_set(kind, true, true)
+fn served(m: &Model, side: Side) -> (Vec<MethodDef>, Vec<MethodDef>) {
+    // As the handler traits have them: with the input requests a discover-era client
+    // answers inside results.
+    let set = |kind, jsonrpc_only| {
+        m.method_set(kind, side.answers_client(), jsonrpc_only)
             .into_iter()
             .cloned()
             .collect::<Vec<_>>()
     };
-    (set(MessageKind::Request), set(MessageKind::Notification))
+    (
+        set(MessageKind::Request, false),
+        set(MessageKind::Notification, true),
+    )
+}
+
+/// The notification methods of an adapter: each the older version hears and the newer
+/// handler too, its params converted up (a notification whose params do not convert is
+/// not passed on), the handler (`handler`, an expression on `self`) given a peer through
+/// the side's outbound table.
+fn forward_notifications(
+    old_hears: &[MethodDef],
+    new_hears: &[MethodDef],
+    side: Side,
+    handler: TokenStream,
+) -> Vec<TokenStream> {
+    let (_, peer, _, table) = side.names();
+    let mut forwarded = Vec::new();
+    for m in old_hears {
+        let Some(n) = new_hears.iter().find(|x| x.method == m.method) else {
+            continue;
+        };
+        let f = ident(&super::handlers::handler_fn_name(m));
+        let g = ident(&super::handlers::handler_fn_name(n));
+        let Some((param, up)) = params_up(m, n) else {
+            continue;
+        };
+        let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
+        forwarded.push(quote! {
+            async fn #f(&self, #param cx: NotificationContext<old::handlers::#peer>) {
+                let peer = crate::rt::convert::outbound(&cx.peer.0, #table);
+                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::#peer(peer) };
+                #handler.#g(#call cx).await
+            }
+        });
+    }
+    forwarded
 }
 
 /// An older method's parameter as the trait declares it, and the params to give
@@ -585,8 +597,8 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
     if !has(old, "initialize") || has(old, "server/discover") {
         return quote!();
     }
-    let (old_answers, old_hears) = served(old);
-    let (new_answers, new_hears) = served(new);
+    let (old_answers, old_hears) = served(old, Side::Server);
+    let (new_answers, new_hears) = served(new, Side::Server);
     let find = |set: &[MethodDef], method: &str| set.iter().find(|x| x.method == method).cloned();
     let (version, new_version) = (&old.version, &new.version);
     let mut methods = Vec::new();
@@ -648,24 +660,12 @@ fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
         };
         methods.push(quote! { #signature { #body } });
     }
-    for m in &old_hears {
-        let Some(n) = find(&new_hears, &m.method) else {
-            continue;
-        };
-        let f = ident(&super::handlers::handler_fn_name(m));
-        let g = ident(&super::handlers::handler_fn_name(&n));
-        let Some((param, up)) = params_up(m, &n) else {
-            continue;
-        };
-        let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
-        methods.push(quote! {
-            async fn #f(&self, #param cx: NotificationContext<old::handlers::ClientPeer>) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::ClientPeer(peer) };
-                self.handler.#g(#call cx).await
-            }
-        });
-    }
+    methods.extend(forward_notifications(
+        &old_hears,
+        &new_hears,
+        Side::Server,
+        quote!(self.handler),
+    ));
     // The background listener behind `resources/subscribe`.
     let listen = find(&new_answers, "subscriptions/listen").and_then(|n| {
         let Some(TypeRef::Named(p)) = &n.params else {
