@@ -322,33 +322,109 @@ pub enum Route {
 
 /// Tells responses, requests and cancellations from everything else: the JSON layer and
 /// the envelope of the crate's one decoder, the payload left undecoded (but for a
-/// cancellation's `requestId`).
+/// cancellation's `requestId`). [`inspect`]'s route.
 pub fn route(message: &[u8]) -> Route {
-    let Ok((_, json::Checked::Object(noted))) = json::check_bytes(message) else {
-        return Route::Incoming;
+    inspect(message).route
+}
+
+/// What a message says of itself, read in one pass of the JSON layer (the whole text
+/// checked, nothing decoded): how to route it, and what a transport checks before it
+/// hands the message over (its method, its params' members, whether it is a batch).
+#[derive(Debug)]
+pub struct Head<'a> {
+    /// How to route it.
+    pub route: Route,
+    /// The elements of a batch; `None` when the message is no array.
+    pub batch: Option<usize>,
+    /// Whether the text is JSON at all (else a parse error answers it).
+    pub json: bool,
+    method: Option<std::borrow::Cow<'a, str>>,
+    params: Option<json::Members<'a>>,
+    error: Option<i64>,
+}
+
+impl<'a> Head<'a> {
+    /// The method of a request or notification.
+    pub fn method(&self) -> Option<&str> {
+        self.method.as_deref()
+    }
+
+    /// The raw JSON text of member `name` of the params, when they are an object.
+    pub fn param(&self, name: &str) -> Option<&'a str> {
+        self.params
+            .as_ref()?
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, raw)| *raw)
+    }
+
+    /// Member `name` of the params, when it is a string.
+    pub fn param_str(&self, name: &str) -> Option<String> {
+        serde_json::from_str(self.param(name)?).ok()
+    }
+
+    /// The params' `_meta`, when it is an object.
+    pub fn meta(&self) -> Option<Meta> {
+        self.param("_meta")
+            .filter(|m| m.starts_with('{'))
+            .map(Meta::checked)
+    }
+
+    /// The code of an error response.
+    pub fn error_code(&self) -> Option<i64> {
+        self.error
+    }
+}
+
+/// Reads what a message says of itself ([`Head`]): one pass of the JSON layer over the
+/// whole text, as every decode starts with.
+pub fn inspect(message: &[u8]) -> Head<'_> {
+    let mut head = Head {
+        route: Route::Incoming,
+        batch: None,
+        json: false,
+        method: None,
+        params: None,
+        error: None,
     };
-    match jsonrpc::envelope(noted) {
-        Ok(jsonrpc::Envelope {
-            id: Some(id),
-            kind: Kind::Result(_) | Kind::Error(_),
-            ..
-        }) => Route::Response(id),
-        Ok(jsonrpc::Envelope {
-            id: Some(id),
-            kind: Kind::Call { .. },
-            ..
-        }) => Route::Request(id),
-        Ok(jsonrpc::Envelope {
-            id: None,
-            kind:
-                Kind::Call {
-                    method,
-                    params: Some(params),
-                },
-            ..
-        }) if method == "notifications/cancelled" => {
-            let request = serde_json::from_str::<Map<String, Value>>(params)
-                .ok()
+    let noted = match json::check_bytes(message) {
+        Ok((_, json::Checked::Object(noted))) => noted,
+        Ok((_, json::Checked::Array(items))) => {
+            head.json = true;
+            head.batch = Some(items.len());
+            return head;
+        }
+        Ok(_) => {
+            head.json = true;
+            return head;
+        }
+        Err(_) => return head,
+    };
+    head.json = true;
+    head.params = noted.params.clone();
+    let Ok(envelope) = jsonrpc::envelope(noted) else {
+        return head;
+    };
+    head.route = match (envelope.id, envelope.kind) {
+        (Some(id), Kind::Result(_)) => Route::Response(id),
+        (Some(id), Kind::Error(error)) => {
+            head.error = Some(error.code);
+            Route::Response(id)
+        }
+        (None, Kind::Error(error)) => {
+            head.error = Some(error.code);
+            Route::Incoming
+        }
+        (Some(id), Kind::Call { method, .. }) => {
+            head.method = Some(method);
+            Route::Request(id)
+        }
+        (None, Kind::Call { method, params }) => {
+            let cancelled = method == "notifications/cancelled";
+            head.method = Some(method);
+            let request = params
+                .filter(|_| cancelled)
+                .and_then(|p| serde_json::from_str::<Map<String, Value>>(p).ok())
                 .and_then(|mut p| p.remove("requestId"))
                 .and_then(|id| serde_json::from_value::<Id>(id).ok());
             match request {
@@ -357,7 +433,8 @@ pub fn route(message: &[u8]) -> Route {
             }
         }
         _ => Route::Incoming,
-    }
+    };
+    head
 }
 
 /// A handler ready to serve a connection: it answers one incoming message (JSON text),

@@ -2,16 +2,18 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use futures_channel::oneshot;
-use futures_util::future::{AbortHandle, abortable};
+use futures_util::future::{AbortHandle, Either, abortable, select};
 use futures_util::{Stream, StreamExt};
 use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id, codes};
 use mcp_spec_types::rt::service::{
-    BoxFuture, Peer, Route, Service, Transport, TransportError, refuse, route,
+    BoxFuture, Peer, Route, Service, Transport, TransportError, inspect, refuse,
 };
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Runs a task to completion in the background: how the engine serves requests
 /// concurrently without an async runtime of its own. Any `Fn(BoxFuture)` is one
@@ -27,19 +29,47 @@ impl<F: Fn(BoxFuture<'static, ()>) + Send + Sync> Spawn for F {
     }
 }
 
-/// What a session allows a peer.
+/// What a session spends on a peer, at most: every bound of the engine and of its
+/// transports, with its default. What is beyond a bound waits (reading stops) or is
+/// refused with an error that names the bound; nothing accepted is dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Requests served at once. One more is answered -32603 at once ("too many requests
-    /// in flight"), not queued: a flood costs the engine one small answer per request.
+    /// Incoming messages served at once: requests and notifications, each in a task of
+    /// its own. At the limit the session reads nothing more until one is done (a
+    /// response to this side's own request is still taken when it is the next message),
+    /// so a flood waits in the peer's pipe or socket, not in memory. Default 64.
     pub requests_in_flight: usize,
+    /// Outgoing messages queued for the writer (the stdio pipe, an HTTP response's event
+    /// stream). When the queue is full, whoever writes waits: a peer that does not read
+    /// slows its session down (its answers wait, so its requests stay in flight, so
+    /// reading stops) instead of filling memory. Default 64.
+    pub outgoing: usize,
+    /// The longest incoming message, in bytes (a stdio line; an HTTP body, refused 413):
+    /// a longer one is refused (-32700) without being held in memory whole, and the
+    /// session goes on. Default 4 MiB.
+    pub message_size: usize,
+    /// How long a request this side sends (sampling, elicitation, roots; a client's
+    /// calls) waits for its response. Then the call fails with an error that says so,
+    /// its slot is freed, and the peer is sent `notifications/cancelled` for it.
+    /// Default 60 s.
+    pub request_timeout: Duration,
+    /// When the input ends (the peer closed its side of the pipe): how long the handlers
+    /// still running get to finish. Every request read before the end is answered: by
+    /// its handler, or, after this, with an error (-32603) that says the session ended.
+    /// Default 10 s.
+    pub shutdown_grace: Duration,
 }
 
 impl Default for Limits {
-    /// 64 requests in flight.
+    /// 64 messages in flight, 64 queued for writing, messages up to 4 MiB, requests to
+    /// the peer answered within 60 s, 10 s for handlers to finish once the input ends.
     fn default() -> Self {
         Limits {
             requests_in_flight: 64,
+            outgoing: 64,
+            message_size: 4 << 20,
+            request_timeout: Duration::from_secs(60),
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }
@@ -53,14 +83,22 @@ pub enum Event {
     UnknownResponse(Id),
     /// A request whose id is already in flight: answered -32600, the first one goes on.
     DuplicateRequest(Id),
-    /// A request beyond [`Limits::requests_in_flight`]: answered -32603.
-    TooManyRequests(Id),
     /// `notifications/cancelled` for a request being served: its handler was stopped and
     /// the request will not be answered.
     Cancelled(Id),
     /// `notifications/cancelled` for no request being served (done already, or never
     /// seen): nothing to stop.
     CancelledUnknown(Id),
+    /// A request this side sent got no response within [`Limits::request_timeout`]: the
+    /// call failed and the peer was told to cancel it.
+    TimedOut(Id),
+    /// Input that is no message (not UTF-8, or longer than [`Limits::message_size`]):
+    /// answered -32700, and the session goes on.
+    Unreadable(String),
+    /// The input ended with this request still being served after
+    /// [`Limits::shutdown_grace`]: its handler was stopped and the request answered
+    /// with an error.
+    Abandoned(Id),
     /// The connection ended; this many calls to the peer were still waiting and failed.
     Closed {
         /// Calls that failed with "the connection closed".
@@ -79,18 +117,31 @@ pub enum Direction {
     /// To the peer.
     Out,
 }
-type Send_ = Box<dyn Fn(String) -> Result<(), TransportError> + Send + Sync>;
 
-/// Where the messages written while serving one incoming message go, when not to the
-/// connection's own output: Streamable HTTP answers each POST on a stream of its own
-/// ([`Session::receive_on`]). An error means the stream is gone: what a handler writes
-/// after that goes to the connection's output instead (its answer does not).
-pub type Outlet = Arc<dyn Fn(String) -> Result<(), TransportError> + Send + Sync>;
+/// Where a session writes: each call queues one message (a JSON text) for the peer. The
+/// future resolves once the message is queued, and waits while the queue is full
+/// (backpressure); an error means the connection (or the stream) is gone.
+pub type Outlet =
+    Arc<dyn Fn(String) -> BoxFuture<'static, Result<(), TransportError>> + Send + Sync>;
+
+/// A request being served.
+struct Running {
+    /// Tells this run from a later request that reuses its id.
+    run: u64,
+    abort: AbortHandle,
+    /// Where its answer goes.
+    out: Option<Outlet>,
+}
 
 struct Inner {
-    send: Send_,
+    send: Outlet,
     pending: Mutex<HashMap<Id, oneshot::Sender<Result<String, TransportError>>>>,
-    running: Mutex<HashMap<Id, AbortHandle>>,
+    running: Mutex<HashMap<Id, Running>>,
+    /// Notifications (and unreadable messages) being served, by run.
+    background: Mutex<HashMap<u64, AbortHandle>>,
+    runs: AtomicU64,
+    /// One permit per message being served ([`Limits::requests_in_flight`]).
+    slots: Arc<Semaphore>,
     closed: AtomicBool,
     limits: Limits,
     observer: Option<Observer>,
@@ -104,21 +155,15 @@ impl Inner {
         }
     }
 
-    fn send(&self, text: String) {
-        // A write to a closed connection has nobody to tell: the reader ends the session.
-        let _ = (self.send)(text);
-    }
-
     /// Sends the answer to a message where the message came from: its own stream if it
     /// has one (an answer never goes anywhere else), else the connection.
-    fn answer(&self, out: Option<&Outlet>, text: String) {
-        match out {
-            // A stream that is gone has nobody to tell either.
-            Some(out) => {
-                let _ = out(text);
-            }
-            None => self.send(text),
-        }
+    async fn answer(&self, out: Option<&Outlet>, text: String) {
+        // A stream or connection that is gone has nobody to tell: the reader ends the
+        // session.
+        let _ = match out {
+            Some(out) => out(text).await,
+            None => (self.send)(text).await,
+        };
     }
 }
 
@@ -127,13 +172,24 @@ impl Inner {
 struct Calls(Arc<Inner>, Option<Outlet>);
 
 impl Calls {
-    fn write(&self, text: String) -> Result<(), TransportError> {
+    async fn write(&self, text: String) -> Result<(), TransportError> {
         match &self.1 {
             // The message's own stream while it is open; after that (a handler's task
             // that writes once the answer is sent) the connection's.
-            Some(out) => out(text.clone()).or_else(|_| (self.0.send)(text)),
-            None => (self.0.send)(text),
+            Some(out) => match out(text.clone()).await {
+                Ok(()) => Ok(()),
+                Err(_) => (self.0.send)(text).await,
+            },
+            None => (self.0.send)(text).await,
         }
+    }
+
+    fn forget(&self, id: &Id) {
+        self.0
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
     }
 }
 
@@ -150,17 +206,35 @@ impl Transport for Calls {
                 }
                 pending.insert(id.clone(), tx);
             }
-            if let Err(e) = self.write(message) {
-                self.0
-                    .pending
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&id);
+            let initialize = is_initialize(&message);
+            if let Err(e) = self.write(message).await {
+                self.forget(&id);
                 return Err(e);
             }
             // Dropping this future (a caller that gives up) leaves a sender behind, which
-            // the response, or the end of the session, removes.
-            rx.await.unwrap_or_else(|_| Err(closed()))
+            // the response, the timeout's cleanup or the end of the session removes.
+            let timeout = self.0.limits.request_timeout;
+            match select(rx, futures_timer::Delay::new(timeout)).await {
+                Either::Left((answer, _)) => answer.unwrap_or_else(|_| Err(closed())),
+                Either::Right(_) => {
+                    self.forget(&id);
+                    self.0.note(Event::TimedOut(id.clone()));
+                    // `initialize` is never cancelled (the lifecycle says so).
+                    if !initialize {
+                        let reason = format!("no response within {timeout:?}");
+                        let cancel = serde_json::json!({
+                            "jsonrpc": "2.0",
+                            "method": "notifications/cancelled",
+                            "params": {"requestId": id, "reason": reason},
+                        });
+                        let _ = self.write(cancel.to_string()).await;
+                    }
+                    Err(TransportError::new(format!(
+                        "the peer did not answer request {id} within {timeout:?} \
+                         (Limits::request_timeout); it was cancelled"
+                    )))
+                }
+            }
         })
     }
 
@@ -169,9 +243,15 @@ impl Transport for Calls {
             if self.0.closed.load(Ordering::SeqCst) {
                 return Err(closed());
             }
-            self.write(message)
+            self.write(message).await
         })
     }
+}
+
+/// Whether an outgoing request is `initialize` (read only when it timed out).
+fn is_initialize(message: &str) -> bool {
+    // Our own writer puts `method` right after `jsonrpc` and `id`.
+    message.contains(r#""method":"initialize""#)
 }
 
 fn closed() -> TransportError {
@@ -179,14 +259,15 @@ fn closed() -> TransportError {
 }
 
 /// One connection to a peer, both directions: it keeps the requests this side sent until
-/// their responses come, serves the peer's requests concurrently (each in a task of its
-/// own, cancelled by `notifications/cancelled`), and fails what is pending when the
-/// connection ends.
+/// their responses come (or [`Limits::request_timeout`] passes), serves the peer's
+/// requests concurrently (each in a task of its own, cancelled by
+/// `notifications/cancelled`), and fails what is pending when the connection ends.
 ///
 /// The engine owns no I/O and no runtime: [`run`](Session::run) reads incoming messages
 /// (one JSON text each) from any stream, the session writes through the function given
-/// to [`new`](Session::new), and tasks start through a [`Spawn`]. The `stdio` feature
-/// wires it to newline-delimited JSON over stdin/stdout or a child process.
+/// to [`Builder::build`], and tasks start through a [`Spawn`]. The `stdio` feature
+/// wires it to newline-delimited JSON over stdin/stdout or a child process. Every bound
+/// it keeps is in [`Limits`].
 #[derive(Clone)]
 pub struct Session {
     inner: Arc<Inner>,
@@ -227,6 +308,11 @@ impl Builder {
         self
     }
 
+    /// The limits the session will have (the transports size their queues by them).
+    pub(crate) fn limits_of(&self) -> Limits {
+        self.limits
+    }
+
     /// Reports what the session deals with by itself ([`Event`]) to `observe`.
     pub fn observer(mut self, observe: impl Fn(&Event) + Send + Sync + 'static) -> Self {
         self.observer = Some(Box::new(observe));
@@ -241,16 +327,16 @@ impl Builder {
         self
     }
 
-    /// The session, writing each outgoing message (one JSON text) with `send`. `send`
-    /// must not block: queue the text for a writer (an error means the connection is
-    /// gone).
+    /// The session, writing each outgoing message (one JSON text) with `send`: a future
+    /// that resolves once the text is queued for the writer, waiting while the queue is
+    /// full (an error means the connection is gone).
     pub fn build(
         self,
-        send: impl Fn(String) -> Result<(), TransportError> + Send + Sync + 'static,
+        send: impl Fn(String) -> BoxFuture<'static, Result<(), TransportError>> + Send + Sync + 'static,
     ) -> Session {
-        let send: Send_ = match self.tap.clone() {
-            None => Box::new(send),
-            Some(tap) => Box::new(move |text: String| {
+        let send: Outlet = match self.tap.clone() {
+            None => Arc::new(send),
+            Some(tap) => Arc::new(move |text: String| {
                 tap(Direction::Out, &text);
                 send(text)
             }),
@@ -259,6 +345,9 @@ impl Builder {
             send,
             pending: Mutex::new(HashMap::new()),
             running: Mutex::new(HashMap::new()),
+            background: Mutex::new(HashMap::new()),
+            runs: AtomicU64::new(0),
+            slots: Arc::new(Semaphore::new(self.limits.requests_in_flight.max(1))),
             closed: AtomicBool::new(false),
             limits: self.limits,
             observer: self.observer,
@@ -273,7 +362,7 @@ impl Session {
     /// A session with the default [`Limits`], writing with `send` (see
     /// [`Builder::build`]).
     pub fn new(
-        send: impl Fn(String) -> Result<(), TransportError> + Send + Sync + 'static,
+        send: impl Fn(String) -> BoxFuture<'static, Result<(), TransportError>> + Send + Sync + 'static,
     ) -> Self {
         Session::builder().build(send)
     }
@@ -289,21 +378,30 @@ impl Session {
         self.peer.clone()
     }
 
-    /// Whether the connection has ended.
+    /// The session's limits.
+    pub fn limits(&self) -> Limits {
+        self.inner.limits
+    }
+
+    /// Whether the connection has ended (or its input has: no response can come).
     pub fn is_closed(&self) -> bool {
         self.inner.closed.load(Ordering::SeqCst)
     }
 
     /// Serves the connection until `incoming` ends: each message is routed by the crate's
     /// one decoder (`rt::service::route`), and handed to `service` in the order messages
-    /// arrive (see [`Service`]). A response completes the call that awaits its
-    /// id; a request is served by `service` in a task of its own (up to
-    /// [`Limits::requests_in_flight`] at once), its answer sent when it is ready;
-    /// `notifications/cancelled` stops the handler of the request it names (which is then
-    /// not answered); anything else (notifications, batches, malformed text) is served by
-    /// `service` too, which answers what needs an answer (-32700 for text that is not
-    /// JSON: the session goes on). When `incoming` ends, every pending call fails with
-    /// "the connection closed" and every handler still running is stopped.
+    /// arrive (see [`Service`]). A response completes the call that awaits its id; a
+    /// request is served by `service` in a task of its own, its answer sent when it is
+    /// ready; `notifications/cancelled` stops the handler of the request it names (which
+    /// is then not answered); anything else (notifications, batches, malformed text) is
+    /// served by `service` too, which answers what needs an answer (-32700 for text that
+    /// is not JSON: the session goes on). With [`Limits::requests_in_flight`] messages
+    /// being served, the next one is not read until one is done.
+    ///
+    /// When `incoming` ends, calls to the peer fail (no response can come any more), the
+    /// handlers still running get [`Limits::shutdown_grace`] to finish, and the requests
+    /// whose handlers did not are answered with an error (-32603); then `run` returns,
+    /// every answer handed to the writer.
     pub async fn run<S: Service>(
         &self,
         incoming: impl Stream<Item = String>,
@@ -312,29 +410,51 @@ impl Session {
     ) {
         let mut incoming = std::pin::pin!(incoming);
         while let Some(message) = incoming.next().await {
-            self.receive(message, &service, spawn, None);
+            let head = inspect(message.as_bytes());
+            let (routed, batch) = (head.route, head.batch);
+            self.dispatch(routed, batch, message, &service, spawn, None)
+                .await;
         }
-        self.close();
+        self.finish().await;
     }
 
-    /// Handles one incoming message as [`run`](Session::run) does, but what serving it
-    /// writes (its answer, and the requests and notifications its handler sends) goes to
-    /// `out` instead of the connection: how Streamable HTTP answers a POST on a stream of
-    /// its own. The stream ends when every clone of `out` is dropped, that is when the
-    /// message is served (a response completes the call that awaits it and writes
-    /// nothing). Messages must be handed over in the order they arrive.
-    pub fn receive_on<S: Service>(
+    /// Handles one incoming message as [`run`](Session::run) does (waiting, when
+    /// [`Limits::requests_in_flight`] messages are being served, until one is done), but
+    /// what serving it writes (its answer, and the requests and notifications its
+    /// handler sends) goes to `out` instead of the connection: how Streamable HTTP
+    /// answers a POST on a stream of its own. The stream ends when every clone of `out`
+    /// is dropped, that is when the message is served (a response completes the call
+    /// that awaits it and writes nothing). Messages must be handed over in the order they
+    /// arrive.
+    pub async fn receive_on<S: Service>(
         &self,
         message: String,
         service: &Arc<S>,
         spawn: &dyn Spawn,
         out: Outlet,
     ) {
-        self.receive(message, service, spawn, Some(out));
+        let head = inspect(message.as_bytes());
+        let (routed, batch) = (head.route, head.batch);
+        self.dispatch(routed, batch, message, service, spawn, Some(out))
+            .await;
     }
 
-    fn receive<S: Service>(
+    /// Answers input that is no message (not UTF-8, too long: `what` says which) with
+    /// -32700 and a null id, as the transport that read it cannot hand it over as text.
+    pub async fn unreadable(&self, what: String) {
+        let error = ErrorObject::new(codes::PARSE_ERROR, what.clone());
+        let text = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error});
+        self.inner.note(Event::Unreadable(what));
+        self.inner.answer(None, text.to_string()).await;
+    }
+
+    /// The one way in: a message whose route is known (the transport may have read it
+    /// already: `rt::service::inspect`), handed over in arrival order. A batch of more
+    /// than [`Limits::requests_in_flight`] elements is refused whole (-32600).
+    pub(crate) async fn dispatch<S: Service>(
         &self,
+        routed: Route,
+        batch: Option<usize>,
         message: String,
         service: &Arc<S>,
         spawn: &dyn Spawn,
@@ -358,15 +478,24 @@ impl Session {
             }
             (None, out) => out,
         };
-        match route(message.as_bytes()) {
+        let most = self.inner.limits.requests_in_flight;
+        if let Some(n) = batch.filter(|n| *n > most) {
+            let error = ErrorObject::invalid_request(format!(
+                "a batch of {n} messages; at most {most} (Limits::requests_in_flight)"
+            ));
+            let text = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error});
+            self.inner.answer(out.as_ref(), text.to_string()).await;
+            return;
+        }
+        match routed {
             Route::Response(id) => self.complete(id, message),
-            Route::Request(id) => self.start(id, message, service, spawn, out),
+            Route::Request(id) => self.start(id, message, service, spawn, out).await,
             Route::Cancelled { request } => {
                 self.cancel(&request);
                 // The handler may want to hear of it too.
-                self.serve_in_background(message, service, spawn, out);
+                self.serve_in_background(message, service, spawn, out).await;
             }
-            Route::Incoming => self.serve_in_background(message, service, spawn, out),
+            Route::Incoming => self.serve_in_background(message, service, spawn, out).await,
         }
     }
 
@@ -396,7 +525,13 @@ impl Session {
         }
     }
 
-    fn start<S: Service>(
+    /// A slot to serve one message in: waits while [`Limits::requests_in_flight`] are
+    /// taken. `None` once the session is closed.
+    async fn slot(&self) -> Option<OwnedSemaphorePermit> {
+        self.inner.slots.clone().acquire_owned().await.ok()
+    }
+
+    async fn start<S: Service>(
         &self,
         id: Id,
         message: String,
@@ -404,82 +539,89 @@ impl Session {
         spawn: &dyn Spawn,
         out: Option<Outlet>,
     ) {
-        let refusal = {
+        let Some(slot) = self.slot().await else {
+            return;
+        };
+        let duplicate = {
             let mut running = self.inner.running.lock().unwrap_or_else(|e| e.into_inner());
             if running.contains_key(&id) {
-                Some((
-                    id.clone(),
-                    Event::DuplicateRequest(id.clone()),
-                    ErrorObject::invalid_request(format!(
-                        "request id {id} is already in flight on this connection"
-                    )),
-                ))
-            } else if running.len() >= self.inner.limits.requests_in_flight {
-                Some((
-                    id.clone(),
-                    Event::TooManyRequests(id.clone()),
-                    ErrorObject::new(
-                        codes::INTERNAL_ERROR,
-                        format!(
-                            "too many requests in flight (the limit is {}); try again later",
-                            self.inner.limits.requests_in_flight
-                        ),
-                    ),
-                ))
+                Some((id, out))
             } else {
                 let answer = service.clone().serve(self.peer_for(&out), message);
-                let (task, handle) = abortable(serve(self.inner.clone(), answer, out.clone()));
-                running.insert(id.clone(), handle);
+                let (task, abort) = abortable(serve(self.inner.clone(), answer, out.clone()));
+                let run = self.inner.runs.fetch_add(1, Ordering::Relaxed);
+                running.insert(id.clone(), Running { run, abort, out });
                 let inner = self.inner.clone();
                 spawn.spawn(Box::pin(async move {
                     // Aborted: the request was cancelled (or the session ended).
                     let _ = task.await;
-                    inner
-                        .running
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .remove(&id);
+                    let mut running = inner.running.lock().unwrap_or_else(|e| e.into_inner());
+                    if running.get(&id).is_some_and(|r| r.run == run) {
+                        running.remove(&id);
+                    }
+                    drop(running);
+                    drop(slot);
                 }));
                 None
             }
         };
-        if let Some((id, event, error)) = refusal {
-            self.inner.note(event);
-            self.inner.answer(out.as_ref(), refuse(&id, error));
+        if let Some((id, out)) = duplicate {
+            self.inner.note(Event::DuplicateRequest(id.clone()));
+            let error = ErrorObject::invalid_request(format!(
+                "request id {id} is already in flight on this connection"
+            ));
+            self.inner.answer(out.as_ref(), refuse(&id, error)).await;
         }
     }
 
     fn cancel(&self, request: &Id) {
-        let handle = self
+        let running = self
             .inner
             .running
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(request);
-        match handle {
-            Some(handle) => {
-                handle.abort();
+        match running {
+            Some(running) => {
+                running.abort.abort();
                 self.inner.note(Event::Cancelled(request.clone()));
             }
             None => self.inner.note(Event::CancelledUnknown(request.clone())),
         }
     }
 
-    fn serve_in_background<S: Service>(
+    async fn serve_in_background<S: Service>(
         &self,
         message: String,
         service: &Arc<S>,
         spawn: &dyn Spawn,
         out: Option<Outlet>,
     ) {
+        let Some(slot) = self.slot().await else {
+            return;
+        };
         let answer = service.clone().serve(self.peer_for(&out), message);
-        spawn.spawn(Box::pin(serve(self.inner.clone(), answer, out)));
+        let (task, abort) = abortable(serve(self.inner.clone(), answer, out));
+        let run = self.inner.runs.fetch_add(1, Ordering::Relaxed);
+        self.inner
+            .background
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(run, abort);
+        let inner = self.inner.clone();
+        spawn.spawn(Box::pin(async move {
+            let _ = task.await;
+            inner
+                .background
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&run);
+            drop(slot);
+        }));
     }
 
-    /// Ends the session as the end of [`run`](Session::run)'s stream does: calls waiting
-    /// for a response fail, handlers still running stop. For transports that hand
-    /// messages over with [`receive_on`](Session::receive_on).
-    pub fn close(&self) {
+    /// Fails the calls waiting for the peer and refuses new ones: no response can come.
+    fn stop_calls(&self) -> usize {
         let pending: Vec<_> = {
             let mut pending = self.inner.pending.lock().unwrap_or_else(|e| e.into_inner());
             self.inner.closed.store(true, Ordering::SeqCst);
@@ -489,6 +631,43 @@ impl Session {
         for (_, waiter) in pending {
             let _ = waiter.send(Err(closed()));
         }
+        count
+    }
+
+    /// The end of the input: calls fail, handlers get their grace, what is left is
+    /// answered with an error.
+    async fn finish(&self) {
+        let count = self.stop_calls();
+        let all = self.inner.limits.requests_in_flight.max(1) as u32;
+        let grace = self.inner.limits.shutdown_grace;
+        let everything = self.inner.slots.acquire_many(all);
+        let everything = std::pin::pin!(everything);
+        if let Either::Right(_) = select(everything, futures_timer::Delay::new(grace)).await {
+            let running: Vec<_> = self
+                .inner
+                .running
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .drain()
+                .collect();
+            for (id, running) in running {
+                running.abort.abort();
+                self.inner.note(Event::Abandoned(id.clone()));
+                let error = ErrorObject::internal_error(format!(
+                    "the session ended: its input closed and the handler did not finish \
+                     within {grace:?} (Limits::shutdown_grace)"
+                ));
+                self.inner
+                    .answer(running.out.as_ref(), refuse(&id, error))
+                    .await;
+            }
+        }
+        self.stop_tasks();
+        self.inner.note(Event::Closed { pending: count });
+    }
+
+    fn stop_tasks(&self) {
+        self.inner.slots.close();
         let running: Vec<_> = self
             .inner
             .running
@@ -496,9 +675,28 @@ impl Session {
             .unwrap_or_else(|e| e.into_inner())
             .drain()
             .collect();
-        for (_, handle) in running {
-            handle.abort();
+        for (_, running) in running {
+            running.abort.abort();
         }
+        let background: Vec<_> = self
+            .inner
+            .background
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain()
+            .collect();
+        for (_, abort) in background {
+            abort.abort();
+        }
+    }
+
+    /// Ends the session at once (the peer is gone: nobody is left to answer): calls
+    /// waiting for a response fail, handlers still running stop, messages handed over
+    /// later are dropped. For transports that hand messages over with
+    /// [`receive_on`](Session::receive_on).
+    pub fn close(&self) {
+        let count = self.stop_calls();
+        self.stop_tasks();
         self.inner.note(Event::Closed { pending: count });
     }
 }
@@ -506,6 +704,6 @@ impl Session {
 /// Waits for the answer to one message and sends it, if it has one.
 async fn serve(inner: Arc<Inner>, answer: BoxFuture<'static, Option<String>>, out: Option<Outlet>) {
     if let Some(answer) = answer.await {
-        inner.answer(out.as_ref(), answer);
+        inner.answer(out.as_ref(), answer).await;
     }
 }

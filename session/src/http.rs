@@ -8,9 +8,11 @@
 //! - **initialize era** (up to 2025-11-25): `initialize` starts a session, named by the
 //!   `Mcp-Session-Id` header of its answer (128 random bits); every later POST carries
 //!   it, and is handed to that session's engine (its own [`Versions`], made for it).
-//!   `DELETE` ends the session, and so does idleness ([`SessionLimits`]); an
-//!   `initialize` answered with an error starts none. A POST naming a session that does
-//!   not exist (or ended) gets 404.
+//!   `DELETE` ends the session, and so do a handshake never finished and idleness
+//!   ([`SessionLimits`]); an `initialize` answered with an error starts none. A POST
+//!   naming a session that does not exist (or ended) gets 404; one whose
+//!   `Mcp-Protocol-Version` is not the version the session speaks, or a second
+//!   `initialize`, gets 400.
 //! - **discover era** (2026-07-28 on): no session. A POST without `Mcp-Session-Id` that is
 //!   not `initialize` is served on its own, by a fresh [`Versions`] in its stateless mode.
 //!   Before anything is served, its envelope is checked
@@ -25,8 +27,16 @@
 //!   version answers such a POST 400 ("missing Mcp-Session-Id").
 //!
 //! Every error answer carries the id of the request it answers (`null` only when the body
-//! is not a JSON-RPC request at all). Requests whose `Host` or `Origin` is not an allowed
-//! host (by default `localhost`, `127.0.0.1`, `[::1]`) get 403: DNS rebinding protection.
+//! is not a JSON-RPC request at all, or was not read). What every request must get right,
+//! in the order it is checked:
+//! - `Host` names an allowed host (by default `localhost`, `127.0.0.1`, `[::1]`), and so
+//!   do `Origin`, when there is one, and the target of an absolute-form request: 403, DNS
+//!   rebinding protection; a `Host` that is absent or no host at all: 400;
+//! - a POST's body is `application/json` (415) and at most
+//!   [`Limits::message_size`] bytes (413), read within [`HttpLimits::body`] (408);
+//! - `Accept`, when present, takes both `application/json` and `text/event-stream` for a
+//!   POST, and `text/event-stream` for a GET (406).
+//!
 //! In a session, a request's event stream starts with a priming event (an event id and a
 //! `retry` interval) and numbers its events; when the client loses it, or a handler
 //! closes it ([`close_stream`], SEP-1699 polling), what follows waits, and a `GET` with
@@ -34,32 +44,53 @@
 //! the server sends outside any request (what a handler's task writes after the answer
 //! went, say); with none open, such a message fails at once. Without a session, `GET` is
 //! not offered: 405.
+//!
+//! # Bounds
+//!
+//! Every resource a client can make the server spend is bounded, with these defaults:
+//!
+//! | what | bound | default | beyond it |
+//! | --- | --- | --- | --- |
+//! | connections open at once ([`serve`](HttpServer::serve)) | [`HttpLimits::connections`] | 512 | not accepted until one closes |
+//! | time to send a request's headers, or to start the next request on a kept-alive connection | [`HttpLimits::headers`] | 10 s | the connection is closed |
+//! | time to send a POST's body | [`HttpLimits::body`] | 30 s | 408 |
+//! | a POST's body | [`Limits::message_size`] | 4 MiB | 413, not read further |
+//! | bodies over [`HttpLimits::large_body`] (64 KiB) decoded at once | [`HttpLimits::large_at_once`] | 1 | 503 with `Retry-After: 1` |
+//! | messages a session serves at once | [`Limits::requests_in_flight`] | 64 | the POST waits |
+//! | messages queued on a response stream | [`Limits::outgoing`] | 64 | the handler waits |
+//! | a batch | [`Limits::requests_in_flight`] | 64 elements | -32600 |
+//! | a request to the client | [`Limits::request_timeout`] | 60 s | the handler's call fails |
+//! | sessions | [`SessionLimits::max`] | 1,024 | the session idle longest is ended; 503 when every one is busy |
+//! | a session's handshake (nothing after `initialize`) | [`SessionLimits::handshake`] | 30 s | the session is ended |
+//! | an idle session (no request, no open stream) | [`SessionLimits::idle`] | 10 min | the session is ended |
+//! | events kept for a resumption | [`KEEP_EVENTS`] per stream, [`KEEP_FINISHED`] answered streams per session | 64, 16 | a resumption from before them: 404 |
+//!
+//! The connection bounds hold when the server runs with [`serve`](HttpServer::serve); a
+//! [`router`](HttpServer::router) mounted elsewhere keeps all the others.
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use futures_channel::mpsc;
 use futures_util::{StreamExt, stream};
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id, codes};
 use mcp_spec_types::rt::service::{
-    BoxFuture, Meta, Peer, Route, Service, TransportError, refuse, route,
+    BoxFuture, Head, Meta, Peer, Route, Service, TransportError, inspect, refuse, route,
 };
 use mcp_spec_types::version::{PROTOCOL_VERSION_META_KEY, check_envelope};
-use serde_json::{Map, Value};
+use tokio::sync::{Notify, Semaphore, mpsc};
 
 use crate::{Direction, Limits, Outlet, Session, Tokio, Versions};
 
-use crate::wire::named;
 pub use crate::wire::{METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 
 /// `HeaderMismatch`: a header says something else than the body.
@@ -74,42 +105,93 @@ pub struct HttpServer {
     make: Box<Make>,
     limits: Limits,
     sessions_limits: SessionLimits,
+    http_limits: HttpLimits,
     hosts: Vec<String>,
     sessions: Mutex<HashMap<String, Arc<Connection>>>,
     tap: Option<HttpTap>,
+    /// Permits to decode a large body ([`HttpLimits::large_at_once`]).
+    large: Semaphore,
+    /// Whether the task that ends stale sessions runs.
+    reaping: AtomicBool,
 }
 
-/// How many initialize-era sessions a server keeps, and how long one may sit idle.
+/// How many initialize-era sessions a server keeps, and how long one lives unused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionLimits {
-    /// Sessions at once; an `initialize` beyond them is answered 503 (-32603), after the
-    /// idle ones are ended.
+    /// Sessions at once. To start one more, the session idle longest (a handshake never
+    /// finished first; one with no request being served and no stream open) is ended: its
+    /// client's next POST gets 404 and it starts a new session, as the specification
+    /// says. When every session is busy, `initialize` is answered 503 (-32603) with
+    /// `Retry-After`.
     pub max: usize,
-    /// A session with no request for this long, and none being served, is ended when a
-    /// new one starts (a later POST naming it gets 404).
+    /// A session that got nothing after its `initialize` for this long is ended.
+    pub handshake: Duration,
+    /// A session with no request for this long, none being served and no stream open is
+    /// ended (a later POST naming it gets 404).
     pub idle: Duration,
 }
 
 impl Default for SessionLimits {
-    /// 1,024 sessions, idle for 30 minutes.
+    /// 1,024 sessions, a handshake finished within 30 s, idle for 10 minutes.
     fn default() -> Self {
         SessionLimits {
             max: 1024,
-            idle: Duration::from_secs(30 * 60),
+            handshake: Duration::from_secs(30),
+            idle: Duration::from_secs(10 * 60),
+        }
+    }
+}
+
+/// What the HTTP layer allows a client: connections, the time to send a request, and how
+/// many large bodies are decoded at once (the module's [bounds](self#bounds)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpLimits {
+    /// Connections open at once, with [`serve`](HttpServer::serve): the next one is
+    /// accepted when one closes. Keep it below the process's file descriptor limit.
+    pub connections: usize,
+    /// The time a connection has to send a request's headers, from when it opens or its
+    /// previous response ended (so also how long a kept-alive connection may sit
+    /// unused); then it is closed. With [`serve`](HttpServer::serve).
+    pub headers: Duration,
+    /// The time a POST has to send its body: 408 after it.
+    pub body: Duration,
+    /// A body of more bytes than this is large: decoding it takes long enough to count.
+    pub large_body: usize,
+    /// Large bodies decoded at once; one more is answered 503 with `Retry-After`, so that
+    /// large bodies never hold every thread of the runtime.
+    pub large_at_once: usize,
+}
+
+impl Default for HttpLimits {
+    /// 512 connections, headers within 10 s, a body within 30 s, one body over 64 KiB
+    /// decoded at a time.
+    fn default() -> Self {
+        HttpLimits {
+            connections: 512,
+            headers: Duration::from_secs(10),
+            body: Duration::from_secs(30),
+            large_body: 64 << 10,
+            large_at_once: 1,
         }
     }
 }
 
 /// How many answered streams a session keeps for a late resumption.
-const KEEP_FINISHED: usize = 16;
+pub const KEEP_FINISHED: usize = 16;
+/// How many of the events sent on a stream it keeps for a resumption.
+pub const KEEP_EVENTS: usize = 64;
 /// How long a session's POST waits for its handler's first message before it opens the
 /// event stream anyway (with its priming event, so that it can be resumed).
 const PRIME_AFTER: Duration = Duration::from_secs(1);
+/// How long a client waits before it resumes a stream the server closed, in ms.
+const RETRY_MS: u64 = 500;
 
 impl std::fmt::Debug for HttpServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpServer")
             .field("limits", &self.limits)
+            .field("sessions_limits", &self.sessions_limits)
+            .field("http_limits", &self.http_limits)
             .field("hosts", &self.hosts)
             .field("sessions", &self.lock().len())
             .finish_non_exhaustive()
@@ -122,18 +204,21 @@ struct Connection {
     service: Arc<Versions>,
     /// The event streams of its requests, kept for a `GET` with `Last-Event-ID` to
     /// resume: by stream number.
-    streams: Mutex<HashMap<u64, Arc<Mutex<Buffered>>>>,
+    streams: Mutex<HashMap<u64, Arc<Stream>>>,
     next_stream: AtomicU64,
     /// The answered streams still kept, oldest first (at most [`KEEP_FINISHED`]).
     finished: Mutex<VecDeque<u64>>,
+    started: Instant,
     last_seen: Mutex<Instant>,
+    /// Whether anything came after its `initialize`.
+    initialized: AtomicBool,
     /// The `GET` stream for what the server sends outside any request, when the client
     /// opened one.
     standalone: Standalone,
 }
 
 /// The slot of a session's `GET` stream, which its engine writes to.
-type Standalone = Arc<Mutex<Option<mpsc::UnboundedSender<String>>>>;
+type Standalone = Arc<Mutex<Option<mpsc::Sender<String>>>>;
 
 impl Connection {
     fn new(session: Session, service: Versions, standalone: Standalone) -> Self {
@@ -143,33 +228,46 @@ impl Connection {
             streams: Mutex::default(),
             next_stream: AtomicU64::new(0),
             finished: Mutex::default(),
+            started: Instant::now(),
             last_seen: Mutex::new(Instant::now()),
+            initialized: AtomicBool::new(false),
             standalone,
         }
     }
 
-    /// Hands one POST's message to this session ([`deliver`]).
-    async fn deliver(self: &Arc<Self>, text: String, id: Option<Id>) -> (Response, bool) {
-        deliver(&self.session, &self.service, text, id, Some(self)).await
-    }
-
+    /// A request after the `initialize` came.
     fn touch(&self) {
+        self.initialized.store(true, Ordering::SeqCst);
         *self.last_seen.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
 
-    /// Idle for `idle`, with no stream still being written.
-    fn idle(&self, idle: Duration) -> bool {
-        let seen = *self.last_seen.lock().unwrap_or_else(|e| e.into_inner());
-        let busy = lock_streams(self)
-            .values()
-            .any(|b| !b.lock().unwrap_or_else(|e| e.into_inner()).done);
+    /// How long it has been unused; `None` while a response (a POST's event stream or the
+    /// `GET` stream) is open to its client.
+    fn unused_for(&self) -> Option<Duration> {
+        let live = lock_streams(self).values().any(|s| s.live());
         let listening = self
             .standalone
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .as_ref()
             .is_some_and(|s| !s.is_closed());
-        seen.elapsed() >= idle && !busy && !listening
+        if live || listening {
+            return None;
+        }
+        Some(
+            self.last_seen
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .elapsed(),
+        )
+    }
+
+    /// Whether it has outlived its handshake or its idleness.
+    fn stale(&self, limits: &SessionLimits) -> bool {
+        if !self.initialized.load(Ordering::SeqCst) {
+            return self.started.elapsed() >= limits.handshake;
+        }
+        self.unused_for().is_some_and(|d| d >= limits.idle)
     }
 
     /// Stream `number` is answered: kept a while for a late resumption.
@@ -184,15 +282,35 @@ impl Connection {
     }
 }
 
-/// What one request's event stream has carried, and where it goes now.
+/// One request's event stream in a session: the events kept for a resumption, and where
+/// the next ones go.
 #[derive(Default)]
-struct Buffered {
-    /// Every message written on the stream, in order: event `n` (from 1) is `events[n-1]`.
-    events: Vec<String>,
+struct Stream {
+    state: Mutex<StreamState>,
+    /// Wakes the stream's writer when a client resumes it.
+    resumed: Notify,
+}
+
+#[derive(Default)]
+struct StreamState {
+    /// The last events sent (at most [`KEEP_EVENTS`]), with their numbers (from 1).
+    kept: VecDeque<(usize, String)>,
+    /// The number of the last event.
+    last: usize,
     /// The HTTP response (or resumption) it is being written to, if one is open.
-    live: Option<mpsc::UnboundedSender<(usize, String)>>,
+    live: Option<mpsc::Sender<(usize, String)>>,
     /// The request is answered: nothing more comes.
     done: bool,
+}
+
+impl Stream {
+    fn lock(&self) -> std::sync::MutexGuard<'_, StreamState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn live(&self) -> bool {
+        self.lock().live.as_ref().is_some_and(|l| !l.is_closed())
+    }
 }
 
 /// What serving one POST writes, or the handler's wish to close its stream.
@@ -202,7 +320,7 @@ enum Frame {
 }
 
 tokio::task_local! {
-    static CLOSE: mpsc::UnboundedSender<Frame>;
+    static CLOSE: mpsc::Sender<Frame>;
 }
 
 /// Closes the event stream of the request being served (call it from a handler, inside
@@ -212,16 +330,17 @@ tokio::task_local! {
 /// Only an initialize-era session can resume, so only its handlers can close: `false`
 /// in a stateless request's handler, and when not called while serving a POST of this
 /// transport.
-pub fn close_stream() -> bool {
-    CLOSE
-        .try_with(|close| close.unbounded_send(Frame::Close).is_ok())
-        .unwrap_or(false)
+pub async fn close_stream() -> bool {
+    let Ok(close) = CLOSE.try_with(mpsc::Sender::clone) else {
+        return false;
+    };
+    close.send(Frame::Close).await.is_ok()
 }
 
 /// The service of one POST, with [`close_stream`] reaching that POST's stream.
 struct Scoped {
     inner: Arc<Versions>,
-    close: mpsc::UnboundedSender<Frame>,
+    close: mpsc::Sender<Frame>,
 }
 
 impl Service for Scoped {
@@ -231,27 +350,35 @@ impl Service for Scoped {
     }
 }
 
-/// How long a client waits before it resumes a stream the server closed, in ms.
-const RETRY_MS: u64 = 500;
-
 impl HttpServer {
     /// A server whose connections are served by what `make` returns: called once per
     /// initialize-era session and once per stateless (discover-era) request, so each gets
     /// a [`Versions`] of its own (state shared by all goes in an `Arc` the closure holds).
     pub fn new(make: impl Fn() -> Versions + Send + Sync + 'static) -> Self {
+        let http_limits = HttpLimits::default();
         HttpServer {
             make: Box::new(make),
             limits: Limits::default(),
             sessions_limits: SessionLimits::default(),
+            http_limits,
             hosts: ["localhost", "127.0.0.1", "[::1]"].map(String::from).into(),
             sessions: Mutex::new(HashMap::new()),
             tap: None,
+            large: Semaphore::new(http_limits.large_at_once),
+            reaping: AtomicBool::new(false),
         }
     }
 
     /// Other session limits than the default ones.
     pub fn session_limits(mut self, limits: SessionLimits) -> Self {
         self.sessions_limits = limits;
+        self
+    }
+
+    /// Other HTTP limits than the default ones.
+    pub fn http_limits(mut self, limits: HttpLimits) -> Self {
+        self.http_limits = limits;
+        self.large = Semaphore::new(limits.large_at_once);
         self
     }
 
@@ -280,7 +407,7 @@ impl HttpServer {
         self
     }
 
-    /// The router: `POST`, `DELETE` (and `GET`, refused) on `/mcp`.
+    /// The router: `POST`, `GET` and `DELETE` on `/mcp`.
     pub fn router(self) -> Router {
         let this = Arc::new(self);
         Router::new()
@@ -291,43 +418,147 @@ impl HttpServer {
             .with_state(this)
     }
 
-    /// Serves on `listener` until the process ends (or an I/O error).
+    /// Serves on `listener` until an I/O error other than a failed accept: at most
+    /// [`HttpLimits::connections`] at once, each closed when it takes longer than
+    /// [`HttpLimits::headers`] to send a request's headers.
     pub async fn serve(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
-        axum::serve(listener, self.router()).await
+        let limits = self.http_limits;
+        let app = hyper_util::service::TowerToHyperService::new(self.router());
+        let slots = Arc::new(Semaphore::new(limits.connections.max(1)));
+        let timer = hyper_util::rt::TokioTimer::new();
+        loop {
+            let Ok(slot) = slots.clone().acquire_owned().await else {
+                return Ok(());
+            };
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors, or a connection reset before it was accepted:
+                // the listener is fine; try again shortly.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            };
+            let app = app.clone();
+            let timer = timer.clone();
+            tokio::spawn(async move {
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(timer)
+                    .header_read_timeout(limits.headers)
+                    .serve_connection(io, app)
+                    .await;
+                drop(slot);
+            });
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Connection>>> {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Whether a request's `Host` or `Origin` names a host that is not allowed (or cannot
-    /// be read).
-    fn foreign(&self, headers: &HeaderMap) -> bool {
-        ["host", "origin"]
-            .into_iter()
-            .flat_map(|name| headers.get_all(name))
-            .any(|value| value.to_str().map_or(true, |v| !self.allowed(v)))
+    /// Starts, once, the task that ends sessions past their handshake or idle time.
+    fn reap_in_background(self: &Arc<Self>) {
+        if self.reaping.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let limits = self.sessions_limits;
+        let every = (limits.handshake.min(limits.idle) / 4)
+            .clamp(Duration::from_millis(50), Duration::from_secs(5));
+        let server = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                let Some(server) = server.upgrade() else {
+                    return;
+                };
+                server.reap();
+            }
+        });
+    }
+
+    /// Ends the sessions past their handshake or idle time.
+    fn reap(&self) {
+        let stale: Vec<Arc<Connection>> = {
+            let mut sessions = self.lock();
+            let names: Vec<String> = sessions
+                .iter()
+                .filter(|(_, c)| c.stale(&self.sessions_limits))
+                .map(|(n, _)| n.clone())
+                .collect();
+            names.iter().filter_map(|n| sessions.remove(n)).collect()
+        };
+        for connection in stale {
+            connection.session.close();
+        }
+    }
+
+    /// Checks `Host`, `Origin` and an absolute-form target: 400 when `Host` is absent or
+    /// no host, 403 when one names a host that is not allowed.
+    fn check_host(&self, headers: &HeaderMap, uri: &Uri) -> Result<(), (StatusCode, String)> {
+        let mut hosts = headers.get_all("host").iter();
+        let (Some(host), None) = (hosts.next(), hosts.next()) else {
+            return Err((
+                StatusCode::BAD_REQUEST,
+                "a request needs exactly one Host header".into(),
+            ));
+        };
+        let Some(host) = host.to_str().ok().and_then(host_of) else {
+            return Err((
+                StatusCode::BAD_REQUEST,
+                "the Host header is not a host".into(),
+            ));
+        };
+        let mut named = vec![host.to_string()];
+        if let Some(authority) = uri.authority() {
+            named.push(host_of(authority.as_str()).unwrap_or_default().to_string());
+        }
+        for origin in headers.get_all("origin") {
+            let origin = origin.to_str().ok().and_then(|o| o.split_once("://"));
+            let host = origin.and_then(|(_, rest)| host_of(rest));
+            named.push(host.unwrap_or_default().to_string());
+        }
+        match named.iter().find(|h| !self.allowed(h)) {
+            None => Ok(()),
+            Some(h) => Err((
+                StatusCode::FORBIDDEN,
+                format!("Host, Origin or the request target names `{h}`, not an allowed host"),
+            )),
+        }
+    }
+
+    /// Whether `host` (as [`host_of`] gives it) is allowed.
+    fn allowed(&self, host: &str) -> bool {
+        !host.is_empty() && self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
     }
 
     /// A new initialize-era session (its name, made of 128 random bits), after ending
-    /// the idle ones; an error when there are too many.
+    /// the session idle longest when there are too many; an error when every session
+    /// is busy.
     fn open_session(
         &self,
         connection: impl FnOnce(&str) -> Connection,
     ) -> Result<(String, Arc<Connection>), ErrorObject> {
         let mut sessions = self.lock();
-        sessions.retain(|_, c| {
-            let idle = c.idle(self.sessions_limits.idle);
-            if idle {
-                c.session.close();
-            }
-            !idle
-        });
         if sessions.len() >= self.sessions_limits.max {
-            return Err(ErrorObject::internal_error(format!(
-                "too many sessions (the limit is {}); try again later",
-                self.sessions_limits.max
-            )));
+            // A handshake never finished goes first, then the session unused longest.
+            let evict = sessions
+                .iter()
+                .filter_map(|(name, c)| {
+                    let unused = c.unused_for()?;
+                    Some(((c.initialized.load(Ordering::SeqCst), unused), name))
+                })
+                .max_by_key(|((initialized, unused), _)| (!initialized, *unused))
+                .map(|(_, name)| name.clone());
+            match evict.and_then(|name| sessions.remove(&name)) {
+                Some(old) => old.session.close(),
+                None => {
+                    return Err(ErrorObject::internal_error(format!(
+                        "too many sessions, every one busy (the limit is {}); try again later",
+                        self.sessions_limits.max
+                    )));
+                }
+            }
         }
         let mut bits = [0u8; 16];
         getrandom::fill(&mut bits)
@@ -336,21 +567,6 @@ impl HttpServer {
         let connection = Arc::new(connection(&name));
         sessions.insert(name.clone(), connection.clone());
         Ok((name, connection))
-    }
-
-    /// Whether a `Host` or `Origin` value names an allowed host.
-    fn allowed(&self, value: &str) -> bool {
-        let rest = value.split_once("://").map_or(value, |(_, r)| r);
-        let authority = rest.split('/').next().unwrap_or_default();
-        let host = if authority.starts_with('[') {
-            authority
-                .split_once(']')
-                .map(|(h, _)| format!("{h}]"))
-                .unwrap_or_default()
-        } else {
-            authority.split(':').next().unwrap_or_default().to_string()
-        };
-        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(&host))
     }
 
     /// A session engine for the session `name` (`None`: one stateless request), writing
@@ -362,24 +578,30 @@ impl HttpServer {
             builder = builder.tap(move |direction, text| tap(name.as_deref(), direction, text));
         }
         builder.build(move |text| {
-            let slot = standalone
-                .as_ref()
-                .map(|s| s.lock().unwrap_or_else(|e| e.into_inner()));
-            match slot.as_deref() {
-                Some(Some(stream)) => stream
-                    .unbounded_send(text)
-                    .map_err(|_| TransportError::new("the client closed its GET stream")),
-                Some(None) => Err(TransportError::new(
-                    "the client has opened no GET stream for messages outside a request",
-                )),
-                None => Err(TransportError::new(
-                    "a stateless request has no stream but its own",
-                )),
-            }
+            let stream = standalone.as_ref().map(|s| {
+                s.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .as_ref()
+                    .cloned()
+            });
+            Box::pin(async move {
+                match stream {
+                    Some(Some(stream)) => stream
+                        .send(text)
+                        .await
+                        .map_err(|_| TransportError::new("the client closed its GET stream")),
+                    Some(None) => Err(TransportError::new(
+                        "the client has opened no GET stream for messages outside a request",
+                    )),
+                    None => Err(TransportError::new(
+                        "a stateless request has no stream but its own",
+                    )),
+                }
+            })
         })
     }
 
-    /// A refusal made before any session engine saw the POST, tapped both ways.
+    /// A refusal made before any session engine saw the request, tapped both ways.
     fn refuse(
         &self,
         session: Option<&str>,
@@ -397,46 +619,178 @@ impl HttpServer {
     }
 }
 
+/// The host of a `Host` value or of an authority (`host[:port]`), if it is one: a name
+/// or an IPv4 address (letters, digits, `-`, `.`, `_`), or an IPv6 address in brackets,
+/// with an optional port of digits. Lowercase is not enforced: hosts compare without case.
+fn host_of(value: &str) -> Option<&str> {
+    let (host, port) = if value.starts_with('[') {
+        let end = value.find(']')?;
+        let (host, rest) = value.split_at(end + 1);
+        let inner = &host[1..host.len() - 1];
+        if inner.is_empty()
+            || !inner
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
+        {
+            return None;
+        }
+        (host, rest)
+    } else {
+        let end = value.find(':').unwrap_or(value.len());
+        let (host, rest) = value.split_at(end);
+        let name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_');
+        if host.is_empty() || !host.chars().all(name) {
+            return None;
+        }
+        (host, rest)
+    };
+    match port.strip_prefix(':') {
+        None if port.is_empty() => Some(host),
+        Some(digits) if (1..=5).contains(&digits.len()) => {
+            digits.chars().all(|c| c.is_ascii_digit()).then_some(host)
+        }
+        _ => None,
+    }
+}
+
+/// Whether an `Accept` header (absent: anything) takes every one of `types`.
+fn accepts(headers: &HeaderMap, types: &[&str]) -> bool {
+    let values: Vec<&str> = headers
+        .get_all("accept")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    if values.is_empty() {
+        return true;
+    }
+    let ranges: Vec<String> = values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .filter(|range| {
+            // `q=0` means "not this one".
+            !range
+                .split(';')
+                .skip(1)
+                .any(|p| p.trim().replace(' ', "") == "q=0")
+        })
+        .map(|range| {
+            range
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .collect();
+    types.iter().all(|wanted| {
+        let family = wanted.split('/').next().unwrap_or_default();
+        ranges
+            .iter()
+            .any(|r| r == wanted || r == "*/*" || *r == format!("{family}/*"))
+    })
+}
+
+/// Whether the body is declared JSON.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"))
+}
+
 /// An answer with a JSON-RPC error body, and the body.
 fn error(status: StatusCode, id: Option<&Id>, error: ErrorObject) -> (Response, String) {
     let body = match id {
         Some(id) => refuse(id, error),
         None => serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error}).to_string(),
     };
-    (json(status, body.clone()), body)
+    let mut response = json(status, body.clone());
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert("retry-after", HeaderValue::from_static("1"));
+    }
+    (response, body)
 }
 
 fn json(status: StatusCode, body: String) -> Response {
     (status, [("content-type", "application/json")], body).into_response()
 }
 
-async fn handle_post(
-    State(server): State<Arc<HttpServer>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
+    server.reap_in_background();
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     let label = header(SESSION_HEADER);
-    let Ok(text) = String::from_utf8(body.to_vec()) else {
-        let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not UTF-8");
-        let shown = String::from_utf8_lossy(&body);
-        return server.refuse(label, &shown, StatusCode::BAD_REQUEST, None, e);
+    let limit = server.limits.message_size;
+    let read =
+        tokio::time::timeout(server.http_limits.body, axum::body::to_bytes(body, limit)).await;
+    let bytes = match read {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            let e = ErrorObject::new(
+                codes::PARSE_ERROR,
+                format!("the body is longer than {limit} bytes (Limits::message_size)"),
+            );
+            return server.refuse(label, "", StatusCode::PAYLOAD_TOO_LARGE, None, e);
+        }
+        Err(_) => {
+            let e = ErrorObject::new(
+                codes::PARSE_ERROR,
+                format!(
+                    "the body did not come within {:?} (HttpLimits::body)",
+                    server.http_limits.body
+                ),
+            );
+            return server.refuse(label, "", StatusCode::REQUEST_TIMEOUT, None, e);
+        }
     };
-    let refuse = |status, id: Option<&Id>, e| server.refuse(label, &text, status, id, e);
-    let routed = route(text.as_bytes());
-    let id = match &routed {
+    // Large bodies take a permit to be decoded: never all threads on them at once.
+    let _large = if bytes.len() > server.http_limits.large_body {
+        match server.large.try_acquire() {
+            Ok(permit) => Some(permit),
+            Err(_) => {
+                let e = ErrorObject::internal_error(format!(
+                    "{} large bodies are being decoded (HttpLimits::large_at_once); try again",
+                    server.http_limits.large_at_once
+                ));
+                return server.refuse(label, "", StatusCode::SERVICE_UNAVAILABLE, None, e);
+            }
+        }
+    } else {
+        None
+    };
+    let Ok(text) = String::from_utf8(Vec::from(bytes)) else {
+        let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not UTF-8");
+        return server.refuse(label, "", StatusCode::BAD_REQUEST, None, e);
+    };
+    // The one read of the body before it is decoded: what it is, for the checks.
+    let head = inspect(text.as_bytes());
+    let id = match &head.route {
         Route::Request(id) => Some(id.clone()),
         _ => None,
     };
-    if server.foreign(&headers) {
-        let e = ErrorObject::invalid_request("Host or Origin is not an allowed host");
-        return refuse(StatusCode::FORBIDDEN, id.as_ref(), e);
+    let routed = (head.route.clone(), head.batch);
+    let refuse = |status, id: Option<&Id>, e| server.refuse(label, &text, status, id, e);
+    if let Err((status, why)) = server.check_host(&headers, &parts.uri) {
+        return refuse(status, id.as_ref(), ErrorObject::invalid_request(why));
     }
-    let Ok(value) = serde_json::from_str::<Value>(&text) else {
+    if !is_json(&headers) {
+        let e = ErrorObject::invalid_request("the body must be application/json");
+        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, id.as_ref(), e);
+    }
+    if !accepts(&headers, &["application/json", "text/event-stream"]) {
+        let e = ErrorObject::invalid_request(
+            "Accept must take both application/json and text/event-stream",
+        );
+        return refuse(StatusCode::NOT_ACCEPTABLE, id.as_ref(), e);
+    }
+    if !head.json {
         let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not JSON");
         return refuse(StatusCode::BAD_REQUEST, None, e);
-    };
-    let method = value.get("method").and_then(Value::as_str);
+    }
     if let Some(name) = label {
         let connection = server.lock().get(name).cloned();
         let Some(connection) = connection else {
@@ -446,15 +800,43 @@ async fn handle_post(
             return refuse(StatusCode::NOT_FOUND, id.as_ref(), e);
         };
         connection.touch();
-        return connection.deliver(text, id).await.0;
+        if head.method() == Some("initialize") {
+            let e = ErrorObject::invalid_request(
+                "this session is initialized already: send initialize without Mcp-Session-Id \
+                 to start another",
+            );
+            return refuse(StatusCode::BAD_REQUEST, id.as_ref(), e);
+        }
+        // A client that says which version it speaks must say the session's (2025-03-26
+        // clients do not say).
+        let speaks = connection.service.speaks();
+        if let (Some(said), Some(speaks)) = (header(PROTOCOL_VERSION_HEADER), speaks)
+            && said != speaks.as_str()
+        {
+            let e = ErrorObject::invalid_request(format!(
+                "the Mcp-Protocol-Version header says `{said}`; this session speaks {}",
+                speaks.as_str()
+            ));
+            return refuse(StatusCode::BAD_REQUEST, id.as_ref(), e);
+        }
+        return deliver(
+            &connection.session,
+            &connection.service,
+            text,
+            routed,
+            id,
+            Some(&connection),
+        )
+        .await
+        .0;
     }
     // `initialize` starts a session, unless it comes in a discover-era envelope: then it
     // is a stateless request for a method that era does not have.
-    let enveloped = value
-        .pointer("/params/_meta")
-        .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
-        .is_some();
-    if method == Some("initialize") && id.is_some() && !enveloped {
+    let meta = head.meta();
+    let enveloped = meta
+        .as_ref()
+        .is_some_and(|m| m.contains_key(PROTOCOL_VERSION_META_KEY));
+    if head.method() == Some("initialize") && id.is_some() && !enveloped {
         let opened = server.open_session(|name| {
             let standalone = Standalone::default();
             let session = server.session(Some(name), Some(standalone.clone()));
@@ -464,7 +846,15 @@ async fn handle_post(
             Ok(opened) => opened,
             Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, id.as_ref(), e),
         };
-        let (mut response, refused) = connection.deliver(text, id).await;
+        let (mut response, refused) = deliver(
+            &connection.session,
+            &connection.service,
+            text,
+            routed,
+            id,
+            Some(&connection),
+        )
+        .await;
         if refused {
             // `initialize` answered with an error: no session after all.
             server.lock().remove(&name);
@@ -480,28 +870,24 @@ async fn handle_post(
         return refuse(StatusCode::BAD_REQUEST, id.as_ref(), e);
     }
     if let Some(id) = &id
-        && let Err(e) = check_stateless(&headers, &value, &service.versions())
+        && let Err(e) = check_stateless(&headers, &head, meta, &service.versions())
     {
         return refuse(StatusCode::BAD_REQUEST, Some(id), e);
     }
     let session = server.session(None, None);
-    let (response, _) = deliver(&session, &Arc::new(service.stateless()), text, id, None).await;
-    response
+    let service = Arc::new(service.stateless());
+    deliver(&session, &service, text, routed, id, None).await.0
 }
 
 /// The discover era's checks of a stateless request, before it is served: the envelope,
 /// and the headers that repeat it.
 fn check_stateless(
     headers: &HeaderMap,
-    value: &Value,
+    head: &Head<'_>,
+    meta: Option<Meta>,
     supported: &[ProtocolVersion],
 ) -> Result<(), ErrorObject> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let params = value.get("params");
-    let meta = params
-        .and_then(|p| p.get("_meta"))
-        .and_then(Value::as_object)
-        .map(|m| Meta::from(m.clone()));
     // In this order: a missing field (-32602), then a header that disagrees with the
     // body (-32020), then a version not served here (-32022).
     let served = check_envelope(meta.as_ref(), supported);
@@ -532,7 +918,7 @@ fn check_stateless(
             version.as_deref(),
         ));
     }
-    let method = value.get("method").and_then(Value::as_str);
+    let method = head.method();
     if header(METHOD_HEADER).map(str::trim) != method {
         return Err(mismatch(
             "method",
@@ -541,9 +927,14 @@ fn check_stateless(
             method,
         ));
     }
-    let name = named(method, params).and_then(Value::as_str);
-    if name.is_some() && header(NAME_HEADER).map(str::trim) != name {
-        return Err(mismatch("name", "Mcp-Name", header(NAME_HEADER), name));
+    let name = crate::wire::named_key(method).and_then(|key| head.param_str(key));
+    if name.is_some() && header(NAME_HEADER).map(str::trim) != name.as_deref() {
+        return Err(mismatch(
+            "name",
+            "Mcp-Name",
+            header(NAME_HEADER),
+            name.as_deref(),
+        ));
     }
     served.map(|_| ())
 }
@@ -557,54 +948,66 @@ async fn deliver(
     session: &Session,
     service: &Arc<Versions>,
     text: String,
+    (routed, batch): (Route, Option<usize>),
     id: Option<Id>,
     connection: Option<&Arc<Connection>>,
 ) -> (Response, bool) {
-    let batch = text.trim_start().starts_with('[');
+    let count = batch;
+    let batch = batch.is_some();
     if id.is_none() && !batch {
         let ignore: Outlet = Arc::new(|_| {
-            Err(TransportError::new(
+            Box::pin(std::future::ready(Err(TransportError::new(
                 "a notification or response POST has no stream to write on",
-            ))
+            ))))
         });
-        session.receive_on(text, service, &Tokio, ignore);
+        session
+            .dispatch(routed, count, text, service, &Tokio, Some(ignore))
+            .await;
         return (StatusCode::ACCEPTED.into_response(), false);
     }
     let stateless = connection.is_none();
-    let (tx, mut rx) = mpsc::unbounded::<Frame>();
+    let (tx, mut rx) = mpsc::channel::<Frame>(session.limits().outgoing.max(1));
     let sender = tx.clone();
     let out: Outlet = Arc::new(move |message: String| {
-        if stateless && matches!(route(message.as_bytes()), Route::Request(_)) {
-            // Its answer would come on a POST of its own, which no session connects.
-            return Err(TransportError::new(
-                "a stateless request cannot send the client requests: answer input_required",
-            ));
-        }
-        sender
-            .unbounded_send(Frame::Message(message))
-            .map_err(|_| TransportError::new("the client closed the response stream"))
+        let sender = sender.clone();
+        Box::pin(async move {
+            if stateless && matches!(route(message.as_bytes()), Route::Request(_)) {
+                // Its answer would come on a POST of its own, which no session connects.
+                return Err(TransportError::new(
+                    "a stateless request cannot send the client requests: answer input_required",
+                ));
+            }
+            sender
+                .send(Frame::Message(message))
+                .await
+                .map_err(|_| TransportError::new("the client closed the response stream"))
+        })
     });
     if stateless {
         drop(tx);
-        session.receive_on(text, service, &Tokio, out);
+        session
+            .dispatch(routed, count, text, service, &Tokio, Some(out))
+            .await;
     } else {
         let scoped = Arc::new(Scoped {
             inner: service.clone(),
             close: tx,
         });
-        session.receive_on(text, &scoped, &Tokio, out);
+        session
+            .dispatch(routed, count, text, &scoped, &Tokio, Some(out))
+            .await;
     }
     // The first frame decides: the answer alone is JSON; anything else, a handler that
     // closes its stream, or (in a session) a second of silence opens an event stream.
     let first = if stateless {
-        Some(rx.next().await)
+        Some(rx.recv().await)
     } else {
-        tokio::time::timeout(PRIME_AFTER, rx.next()).await.ok()
+        tokio::time::timeout(PRIME_AFTER, rx.recv()).await.ok()
     };
     let start = match first {
         Some(None) => return (StatusCode::ACCEPTED.into_response(), false),
         Some(Some(Frame::Message(m))) if answers(&m, &id) || batch => {
-            let code = error_code(&m);
+            let code = inspect(m.as_bytes()).error_code();
             let status = if stateless {
                 status_of(code)
             } else {
@@ -624,7 +1027,11 @@ async fn deliver(
             Start::Message(m) => Some(m),
             _ => None,
         };
-        let rest = rx.filter_map(|frame| async move {
+        let rest = stream::unfold(rx, |mut rx| async move {
+            let frame = rx.recv().await?;
+            Some((frame, rx))
+        })
+        .filter_map(|frame| async move {
             match frame {
                 Frame::Message(m) => Some(m),
                 Frame::Close => None,
@@ -644,44 +1051,98 @@ async fn deliver(
         return (sse(events), false);
     };
     let number = connection.next_stream.fetch_add(1, Ordering::Relaxed);
-    let buffered = Arc::new(Mutex::new(Buffered::default()));
-    let (live, events) = mpsc::unbounded();
+    let kept = Arc::new(Stream::default());
+    let (live, events) = mpsc::channel(session.limits().outgoing.max(1));
+    let mut pending = None;
     {
-        let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
-        b.live = Some(live);
+        let mut s = kept.lock();
         match start {
-            Start::Message(m) => b.write(m),
-            Start::Closed => b.live = None,
-            Start::Silent => {}
+            Start::Message(m) => {
+                s.live = Some(live);
+                pending = Some(m);
+            }
+            Start::Closed => {}
+            Start::Silent => s.live = Some(live),
         }
     }
-    lock_streams(connection).insert(number, buffered.clone());
+    lock_streams(connection).insert(number, kept.clone());
     let weak = Arc::downgrade(connection);
-    tokio::spawn(async move {
-        while let Some(frame) = rx.next().await {
-            let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
-            match frame {
-                Frame::Message(m) => {
-                    let answer = answers(&m, &id);
-                    b.write(m);
-                    if answer {
-                        // The stream ends with the answer, even if a handler's task
-                        // holds on to its peer (what it writes later has nowhere to go).
-                        break;
-                    }
+    tokio::spawn(forward(kept, weak, number, id, pending, rx));
+    (event_stream(number, 0, Vec::new(), events), false)
+}
+
+/// Writes what serving one request of a session sends, event by event, to the response
+/// open for it; when none is (the client lost it, or the handler closed it), waits for
+/// the client to resume before it takes the next message (so a handler that writes on
+/// waits too). Ends with the answer, or when the session is gone.
+async fn forward(
+    stream: Arc<Stream>,
+    connection: Weak<Connection>,
+    number: u64,
+    id: Option<Id>,
+    mut pending: Option<String>,
+    mut rx: mpsc::Receiver<Frame>,
+) {
+    loop {
+        let message = match pending.take() {
+            Some(m) => m,
+            None => match rx.recv().await {
+                None => break,
+                Some(Frame::Close) => {
+                    stream.lock().live = None;
+                    continue;
                 }
-                Frame::Close => b.live = None,
+                Some(Frame::Message(m)) => m,
+            },
+        };
+        let answer = answers(&message, &id);
+        // Nobody to write to: wait for a resumption (or the end of the session).
+        let live = loop {
+            let resumed = stream.resumed.notified();
+            let mut resumed = std::pin::pin!(resumed);
+            resumed.as_mut().enable();
+            let live = stream.lock().live.clone().filter(|l| !l.is_closed());
+            if let Some(live) = live {
+                break Some(live);
+            }
+            if connection.upgrade().is_none_or(|c| c.session.is_closed()) {
+                break None;
+            }
+            let _ = tokio::time::timeout(Duration::from_secs(1), resumed).await;
+        };
+        let Some(live) = live else { break };
+        let n = {
+            let mut s = stream.lock();
+            s.last += 1;
+            let n = s.last;
+            s.kept.push_back((n, message.clone()));
+            while s.kept.len() > KEEP_EVENTS {
+                s.kept.pop_front();
+            }
+            n
+        };
+        if live.send((n, message)).await.is_err() {
+            // The client went away: what follows waits for it to resume (the event it
+            // missed is kept for the resumption).
+            let mut s = stream.lock();
+            if s.live.as_ref().is_some_and(|l| l.same_channel(&live)) {
+                s.live = None;
             }
         }
-        let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
-        b.done = true;
-        b.live = None;
-        drop(b);
-        if let Some(connection) = weak.upgrade() {
-            connection.finish(number);
+        if answer {
+            // The stream ends with the answer, even if a handler's task holds on to its
+            // peer (what it writes later has nowhere to go).
+            break;
         }
-    });
-    (event_stream(number, 0, events), false)
+    }
+    {
+        let mut s = stream.lock();
+        s.done = true;
+        s.live = None;
+    }
+    if let Some(connection) = connection.upgrade() {
+        connection.finish(number);
+    }
 }
 
 /// How a session's answer stream starts.
@@ -710,34 +1171,27 @@ impl Drop for Guard {
     }
 }
 
-impl Buffered {
-    fn write(&mut self, message: String) {
-        self.events.push(message.clone());
-        let n = self.events.len();
-        if let Some(live) = &self.live
-            && live.unbounded_send((n, message)).is_err()
-        {
-            // The client went away: the rest waits for it to resume.
-            self.live = None;
-        }
-    }
-}
-
-fn lock_streams(
-    connection: &Connection,
-) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Mutex<Buffered>>>> {
+fn lock_streams(connection: &Connection) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Stream>>> {
     connection.streams.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The event stream of stream `number`, from event `after`: a priming event (its id, the
-/// `retry` interval, no data), then each message with the id `<number>-<n>`.
+/// `retry` interval, no data), the events `replay` already sent, then each message as it
+/// comes, with the id `<number>-<n>`.
 fn event_stream(
     number: u64,
     after: usize,
-    events: mpsc::UnboundedReceiver<(usize, String)>,
+    replay: Vec<(usize, String)>,
+    events: mpsc::Receiver<(usize, String)>,
 ) -> Response {
     let priming = format!("id: {number}-{after}\nretry: {RETRY_MS}\ndata: \n\n");
-    let events = events.map(move |(n, m)| event(Some(&format!("{number}-{n}")), &m));
+    let live = stream::unfold(events, |mut events| async move {
+        let next = events.recv().await?;
+        Some((next, events))
+    });
+    let events = stream::iter(replay)
+        .chain(live)
+        .map(move |(n, m)| event(Some(&format!("{number}-{n}")), &m));
     sse(stream::once(async move { priming }).chain(events))
 }
 
@@ -751,7 +1205,7 @@ fn event(id: Option<&str>, message: &str) -> String {
 
 /// An event-stream response from events already written out.
 fn sse(events: impl futures_util::Stream<Item = String> + Send + 'static) -> Response {
-    let body = axum::body::Body::from_stream(events.map(Ok::<_, Infallible>));
+    let body = Body::from_stream(events.map(Ok::<_, Infallible>));
     (
         [
             ("content-type", "text/event-stream"),
@@ -765,10 +1219,13 @@ fn sse(events: impl futures_util::Stream<Item = String> + Send + 'static) -> Res
 /// `GET` in a session: with `Last-Event-ID`, resumes a request's event stream where the
 /// client lost it; without, opens the stream for what the server sends outside any
 /// request (a later one replaces it). Without a session: 405, there is no such stream.
-async fn handle_get(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -> Response {
+async fn handle_get(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
+    server.reap_in_background();
+    let (parts, _) = request.into_parts();
+    let headers = parts.headers;
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    if server.foreign(&headers) {
-        return StatusCode::FORBIDDEN.into_response();
+    if let Err((status, _)) = server.check_host(&headers, &parts.uri) {
+        return status.into_response();
     }
     let Some(name) = header(SESSION_HEADER) else {
         return (StatusCode::METHOD_NOT_ALLOWED, [("allow", "POST, DELETE")]).into_response();
@@ -777,42 +1234,46 @@ async fn handle_get(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -
     let Some(connection) = connection else {
         return StatusCode::NOT_FOUND.into_response();
     };
+    if !accepts(&headers, &["text/event-stream"]) {
+        return StatusCode::NOT_ACCEPTABLE.into_response();
+    }
+    connection.touch();
     let Some(last) = header("last-event-id") else {
-        connection.touch();
-        let (stream, messages) = mpsc::unbounded::<String>();
+        let (stream, messages) = mpsc::channel::<String>(server.limits.outgoing.max(1));
         *connection
             .standalone
             .lock()
             .unwrap_or_else(|e| e.into_inner()) = Some(stream);
+        let messages = stream::unfold(messages, |mut messages| async move {
+            let next = messages.recv().await?;
+            Some((next, messages))
+        });
         return sse(messages.map(|m| event(None, &m)));
     };
-    connection.touch();
     let parsed = last
         .split_once('-')
         .and_then(|(s, n)| Some((s.parse::<u64>().ok()?, n.parse::<usize>().ok()?)));
-    let buffered = parsed.and_then(|(s, _)| lock_streams(&connection).get(&s).cloned());
-    let (Some((number, after)), Some(buffered)) = (parsed, buffered) else {
+    let kept = parsed.and_then(|(s, _)| lock_streams(&connection).get(&s).cloned());
+    let (Some((number, after)), Some(kept)) = (parsed, kept) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let (live, events) = mpsc::unbounded();
-    {
-        let mut b = buffered.lock().unwrap_or_else(|e| e.into_inner());
-        for (i, message) in b.events.iter().enumerate().skip(after) {
-            let _ = live.unbounded_send((i + 1, message.clone()));
+    let (live, events) = mpsc::channel(server.limits.outgoing.max(1));
+    let replay = {
+        let mut s = kept.lock();
+        // The events after `after` must all be kept: else the resumption would skip some.
+        let first = s.kept.front().map_or(s.last + 1, |(n, _)| *n);
+        if after + 1 < first && after < s.last {
+            return StatusCode::NOT_FOUND.into_response();
         }
+        let replay: Vec<_> = s.kept.iter().filter(|(n, _)| *n > after).cloned().collect();
         // Replayed whole when it is done (the stream ends there); else it goes on live.
-        if !b.done {
-            b.live = Some(live);
+        if !s.done {
+            s.live = Some(live);
         }
-    }
-    event_stream(number, after, events)
-}
-
-/// The code of an error answer; `None` for a result.
-fn error_code(answer: &str) -> Option<i64> {
-    let answer = serde_json::from_str::<Map<String, Value>>(answer).ok()?;
-    let error = answer.get("error")?;
-    Some(error.get("code").and_then(Value::as_i64).unwrap_or(0))
+        replay
+    };
+    kept.resumed.notify_waiters();
+    event_stream(number, after, replay, events)
 }
 
 /// The HTTP status of a discover-era answer, given its error code: 404 for a method that
@@ -825,11 +1286,15 @@ fn status_of(code: Option<i64>) -> StatusCode {
     }
 }
 
-async fn handle_delete(State(server): State<Arc<HttpServer>>, headers: HeaderMap) -> StatusCode {
-    if server.foreign(&headers) {
-        return StatusCode::FORBIDDEN;
+async fn handle_delete(State(server): State<Arc<HttpServer>>, request: Request) -> StatusCode {
+    let (parts, _) = request.into_parts();
+    if let Err((status, _)) = server.check_host(&parts.headers, &parts.uri) {
+        return status;
     }
-    let name = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok());
+    let name = parts
+        .headers
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok());
     let connection = name.and_then(|name| server.lock().remove(name));
     match connection {
         Some(connection) => {
@@ -837,5 +1302,52 @@ async fn handle_delete(State(server): State<Arc<HttpServer>>, headers: HeaderMap
             StatusCode::OK
         }
         None => StatusCode::NOT_FOUND,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_are_read_strictly() {
+        for (value, host) in [
+            ("localhost", Some("localhost")),
+            ("localhost:8080", Some("localhost")),
+            ("127.0.0.1:1", Some("127.0.0.1")),
+            ("[::1]", Some("[::1]")),
+            ("[::1]:65535", Some("[::1]")),
+            ("[::1]evil.example", None),
+            ("[::1]:80x", None),
+            ("localhost:", None),
+            ("localhost:123456", None),
+            ("evil.example/x", None),
+            ("user@localhost", None),
+            ("", None),
+            ("[]", None),
+            ("local host", None),
+        ] {
+            assert_eq!(host_of(value), host, "{value}");
+        }
+    }
+
+    #[test]
+    fn accept_takes_wildcards_and_refuses_q0() {
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert("accept", HeaderValue::from_str(v).unwrap());
+            h
+        };
+        let both = ["application/json", "text/event-stream"];
+        assert!(accepts(&HeaderMap::new(), &both));
+        assert!(accepts(&with("application/json, text/event-stream"), &both));
+        assert!(accepts(&with("*/*"), &both));
+        assert!(accepts(&with("application/*, text/*;q=0.5"), &both));
+        assert!(!accepts(&with("application/json"), &both));
+        assert!(!accepts(
+            &with("application/json, text/event-stream;q=0"),
+            &both
+        ));
+        assert!(!accepts(&with("text/html"), &["text/event-stream"]));
     }
 }

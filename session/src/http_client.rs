@@ -135,9 +135,10 @@ impl HttpClient {
             }
         });
         let session = builder.build(move |text| {
-            outgoing
+            let sent = outgoing
                 .unbounded_send(text)
-                .map_err(|_| TransportError::new("the connection is closed"))
+                .map_err(|_| TransportError::new("the connection is closed"));
+            Box::pin(std::future::ready(sent))
         });
         let (stop, stopped) = futures_channel::oneshot::channel::<()>();
         let run = session.clone();

@@ -1,14 +1,23 @@
 //! Newline-delimited JSON-RPC (MCP's stdio transport) over this process's stdin/stdout, a
 //! child process's pipes, or any async reader and writer: one message a line.
+//!
+//! What it reads and writes is bounded by the session's [`Limits`](crate::Limits): a
+//! line longer than [`message_size`](crate::Limits::message_size) is refused (-32700)
+//! without being held whole, and so is a line that is not UTF-8; at most
+//! [`outgoing`](crate::Limits::outgoing) messages wait for the writer, and when they
+//! do, handlers wait, and with [`requests_in_flight`](crate::Limits::requests_in_flight)
+//! of them waiting the transport reads nothing more. When the input ends, every request
+//! read is answered and every answer written and flushed before the future returns.
 
 use std::io;
 use std::process::Stdio;
 use std::sync::Arc;
 
 use futures_util::Stream;
+use futures_util::future::{Either, select};
 use futures_util::stream;
 use mcp_spec_types::rt::service::{Service, TransportError};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 
@@ -16,7 +25,9 @@ use crate::{Builder, Session, Tokio};
 
 /// A session over a reader and a writer, and the future that serves it with `service`
 /// until the reader ends (await it, or spawn it). Writes go through a task of their own,
-/// so a slow reader on the other side never blocks a handler.
+/// so a slow reader on the other side never blocks a handler that has room to write.
+/// The future ends once every request read has been answered (see
+/// [`Session::run`]) and every answer written and flushed.
 pub fn connect<R, W, S>(
     reader: R,
     writer: W,
@@ -42,12 +53,18 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
     S: Service,
 {
-    let (out, outgoing) = mpsc::unbounded_channel::<String>();
+    let limits = builder.limits_of();
+    let (out, outgoing) = mpsc::channel::<Option<String>>(limits.outgoing.max(1));
+    let end = out.clone();
     let session = builder.build(move |text| {
-        out.send(text)
-            .map_err(|_| TransportError::new("the connection is closed"))
+        let out = out.clone();
+        Box::pin(async move {
+            out.send(Some(text))
+                .await
+                .map_err(|_| TransportError::new("the connection is closed"))
+        })
     });
-    let run = serve_on(session.clone(), reader, writer, outgoing, service);
+    let run = serve_on(session.clone(), reader, writer, (end, outgoing), service);
     (session, run)
 }
 
@@ -55,42 +72,155 @@ async fn serve_on<R, W, S>(
     session: Session,
     reader: R,
     writer: W,
-    mut outgoing: mpsc::UnboundedReceiver<String>,
+    (end, outgoing): (mpsc::Sender<Option<String>>, mpsc::Receiver<Option<String>>),
     service: S,
 ) where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
     S: Service,
 {
-    let writer_task = tokio::spawn(async move {
-        let mut writer = writer;
-        while let Some(line) = outgoing.recv().await {
-            let mut bytes = line.into_bytes();
-            bytes.push(b'\n');
-            if writer.write_all(&bytes).await.is_err() || writer.flush().await.is_err() {
-                break;
-            }
-        }
-    });
-    session.run(lines(reader), Arc::new(service), &Tokio).await;
-    // The writer ends when every sender is gone (the session's, its peers'); it is not
-    // waited for, so a peer kept alive elsewhere cannot hold this up.
-    drop(writer_task);
+    let mut writer = tokio::spawn(write_lines(writer, outgoing));
+    let abort = writer.abort_handle();
+    let max = session.limits().message_size;
+    session
+        .run(
+            lines(session.clone(), reader, max),
+            Arc::new(service),
+            &Tokio,
+        )
+        .await;
+    // Every answer is queued: the writer writes what is left, flushes, and ends (a peer
+    // kept alive elsewhere can write no more).
+    // A peer that reads nothing more gets [`Limits::shutdown_grace`] to start again.
+    let grace = futures_timer::Delay::new(session.limits().shutdown_grace);
+    let flushed = async {
+        let _ = end.send(None).await;
+        drop(end);
+        let _ = (&mut writer).await;
+    };
+    let late = matches!(
+        select(std::pin::pin!(flushed), grace).await,
+        Either::Right(_)
+    );
+    if late {
+        abort.abort();
+    }
 }
 
-/// The lines of a reader, as a stream; ends at end of input or on a read error (a line
-/// that is not UTF-8 ends it too: the text is not JSON-RPC).
-fn lines<R: AsyncRead + Unpin + Send + 'static>(reader: R) -> impl Stream<Item = String> + Send {
-    stream::unfold(BufReader::new(reader).lines(), |mut lines| async move {
-        match lines.next_line().await {
-            Ok(Some(line)) => Some((line, lines)),
-            _ => None,
+/// Writes each message as a line, flushing whenever the queue is empty; at `None` (the
+/// session is over), writes what is queued, flushes, and ends.
+async fn write_lines<W: AsyncWrite + Unpin>(
+    writer: W,
+    mut outgoing: mpsc::Receiver<Option<String>>,
+) {
+    let mut writer = tokio::io::BufWriter::new(writer);
+    while let Some(next) = outgoing.recv().await {
+        let Some(line) = next else {
+            // Nothing more can be queued; what is queued is still written.
+            outgoing.close();
+            continue;
+        };
+        if writer.write_all(line.as_bytes()).await.is_err()
+            || writer.write_all(b"\n").await.is_err()
+        {
+            return;
+        }
+        if outgoing.is_empty() && writer.flush().await.is_err() {
+            return;
+        }
+    }
+    let _ = writer.flush().await;
+}
+
+/// One line of input.
+enum Line {
+    Text(String),
+    /// Not UTF-8: the offset of the first bad byte.
+    NotUtf8(usize),
+    /// Longer than the limit: dropped as it was read.
+    TooLong,
+}
+
+/// The lines of a reader, as a stream; ends at end of input or on a read error. A line
+/// that is not UTF-8, or longer than `max` bytes, is answered -32700 by `session` and
+/// skipped.
+fn lines<R: AsyncRead + Unpin + Send + 'static>(
+    session: Session,
+    reader: R,
+    max: usize,
+) -> impl Stream<Item = String> + Send {
+    let reader = BufReader::new(reader);
+    stream::unfold((reader, session), move |(mut reader, session)| async move {
+        loop {
+            match read_line(&mut reader, max).await {
+                Ok(Some(Line::Text(line))) => return Some((line, (reader, session))),
+                Ok(Some(Line::NotUtf8(at))) => {
+                    let what = format!("the line is not UTF-8 (an invalid byte at offset {at})");
+                    session.unreadable(what).await;
+                }
+                Ok(Some(Line::TooLong)) => {
+                    let what = format!(
+                        "the line is longer than {max} bytes (Limits::message_size): not read"
+                    );
+                    session.unreadable(what).await;
+                }
+                Ok(None) | Err(_) => return None,
+            }
         }
     })
 }
 
+/// Reads one line (without its `\n` or `\r\n`), keeping at most `max` bytes of it: a
+/// longer line is read to its end and dropped. `None` at the end of input.
+async fn read_line<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    max: usize,
+) -> io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    let mut read_any = false;
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            // The end of input ends the last line too.
+            if !read_any {
+                return Ok(None);
+            }
+            break;
+        }
+        read_any = true;
+        let (end, used) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (true, i),
+            None => (false, available.len()),
+        };
+        if !too_long {
+            if line.len() + used > max {
+                too_long = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(&available[..used]);
+            }
+        }
+        reader.consume(used + usize::from(end));
+        if end {
+            break;
+        }
+    }
+    if too_long {
+        return Ok(Some(Line::TooLong));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(match String::from_utf8(line) {
+        Ok(text) => Line::Text(text),
+        Err(e) => Line::NotUtf8(e.utf8_error().valid_up_to()),
+    }))
+}
+
 /// Serves `service` over this process's stdin and stdout until stdin ends: a stdio MCP
-/// server (or a client spawned by its server) in one call.
+/// server (or a client spawned by its server) in one call. It returns once every request
+/// read has been answered and the answers flushed.
 pub async fn serve_stdio<S: Service>(service: S) {
     serve_stdio_with(Session::builder(), service).await
 }

@@ -5,9 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::{BoxFuture, Peer, Service, refuse_request};
+use mcp_spec_types::rt::service::{BoxFuture, Peer, Route, Service, inspect, refuse_request};
 use mcp_spec_types::version::{Era, PROTOCOL_VERSION_META_KEY};
-use serde_json::Value;
 
 /// Serves each connection with the service of the protocol version its peer speaks, from
 /// the versions given with [`with`](Versions::with) (a version's
@@ -88,6 +87,14 @@ impl Versions {
         self.newest(Era::Discover).is_some()
     }
 
+    /// The initialize-era version this connection speaks, once an `initialize` chose it.
+    pub fn speaks(&self) -> Option<ProtocolVersion> {
+        match *self.chosen.lock().unwrap_or_else(|e| e.into_inner()) {
+            Chosen::Initialize(i) => Some(self.services[i].0),
+            _ => None,
+        }
+    }
+
     /// The versions offered, oldest first.
     pub fn versions(&self) -> Vec<ProtocolVersion> {
         self.services.iter().map(|(v, _)| *v).collect()
@@ -115,8 +122,12 @@ impl Versions {
             Chosen::Discover if !several_discover => return self.newest(Era::Discover),
             _ => {}
         }
-        let value: Value = serde_json::from_str(message).unwrap_or(Value::Null);
-        let named = value["params"]["_meta"][PROTOCOL_VERSION_META_KEY].as_str();
+        let head = inspect(message.as_bytes());
+        let meta = head.meta();
+        let named = meta
+            .as_ref()
+            .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
+            .and_then(|v| v.as_str().map(str::to_owned));
         if *chosen == Chosen::Discover || named.is_some() {
             *chosen = Chosen::Discover;
             let asked = named.and_then(|n| n.parse::<ProtocolVersion>().ok());
@@ -125,10 +136,10 @@ impl Versions {
                 .and_then(|v| self.index_of(v))
                 .or_else(|| self.newest(Era::Discover));
         }
-        if value["method"] == "initialize" && value.get("id").is_some() {
-            let requested = value["params"]["protocolVersion"].as_str().unwrap_or("");
+        if head.method() == Some("initialize") && matches!(head.route, Route::Request(_)) {
+            let requested = head.param_str("protocolVersion").unwrap_or_default();
             let supported = self.versions();
-            if let Some(i) = ProtocolVersion::answer_initialize(requested, &supported)
+            if let Some(i) = ProtocolVersion::answer_initialize(&requested, &supported)
                 .and_then(|v| self.index_of(v))
             {
                 *chosen = Chosen::Initialize(i);

@@ -14,15 +14,20 @@ pub const METHOD_HEADER: &str = "mcp-method";
 /// The header that repeats the name (or URI) a request is about (discover era).
 pub const NAME_HEADER: &str = "mcp-name";
 
-/// What `Mcp-Name` repeats of a request's params: the tool's or prompt's `name`, the
-/// resource's `uri`; nothing for other methods.
+/// The member of a request's params that `Mcp-Name` repeats: the tool's or prompt's
+/// `name`, the resource's `uri`; none for other methods.
+pub(crate) fn named_key(method: Option<&str>) -> Option<&'static str> {
+    match method? {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    }
+}
+
+/// What `Mcp-Name` repeats of a request's params ([`named_key`]).
+#[cfg(feature = "http-client")]
 pub(crate) fn named<'a>(method: Option<&str>, params: Option<&'a Value>) -> Option<&'a Value> {
-    let key = match method? {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        _ => return None,
-    };
-    params?.get(key)
+    params?.get(named_key(method)?)
 }
 
 /// Whether `message` is the answer to request `id` (a response that names it).

@@ -247,6 +247,7 @@ fn raw_server(limits: Limits) -> (Raw, Arc<Mutex<Vec<Event>>>) {
 async fn bad_peers_do_not_break_the_session() {
     let (mut raw, events) = raw_server(Limits {
         requests_in_flight: 2,
+        ..Limits::default()
     });
     // Not JSON: -32700, and the session goes on.
     raw.send("this is not json").await;
@@ -261,8 +262,8 @@ async fn bad_peers_do_not_break_the_session() {
 
     // A response to nothing: reported and dropped, nothing sent back.
     raw.send(r#"{"jsonrpc":"2.0","id":99,"result":{}}"#).await;
-    // Two slower requests fill the limit; a third is answered -32603 at once, and a
-    // repeated id -32600.
+    // Two slower requests fill the limit, and a repeated id is answered -32600; a third
+    // request is not refused: it is read once one of the two is done, and answered.
     let call = |id: u32| {
         format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"slower"}}}}"#
@@ -278,18 +279,17 @@ async fn bad_peers_do_not_break_the_session() {
     );
     raw.send(&call(11)).await;
     raw.send(&call(12)).await;
-    let refused = raw.recv().await;
-    assert_eq!(
-        (refused["id"].clone(), refused["error"]["code"].clone()),
-        (json!(12), json!(-32603)),
-        "{refused}"
-    );
-    let mut done: Vec<Value> = vec![
-        raw.recv().await["id"].clone(),
-        raw.recv().await["id"].clone(),
-    ];
+    let mut done: Vec<Value> = Vec::new();
+    for _ in 0..3 {
+        let answer = raw.recv().await;
+        assert_eq!(
+            answer["result"]["content"][0]["text"], "slept long",
+            "{answer}"
+        );
+        done.push(answer["id"].clone());
+    }
     done.sort_by_key(|id| id.as_i64());
-    assert_eq!(done, [json!(10), json!(11)]);
+    assert_eq!(done, [json!(10), json!(11), json!(12)]);
     // Served again once the slow ones are done.
     raw.send(&call(13)).await;
     assert_eq!(raw.recv().await["id"], 13);
@@ -305,7 +305,6 @@ async fn bad_peers_do_not_break_the_session() {
     for expected in [
         Event::UnknownResponse(Id::Integer(99)),
         Event::DuplicateRequest(Id::Integer(10)),
-        Event::TooManyRequests(Id::Integer(12)),
         Event::CancelledUnknown(Id::Integer(77)),
     ] {
         assert!(events.contains(&expected), "{expected:?} in {events:?}");
@@ -368,8 +367,9 @@ async fn the_service_gets_messages_in_the_order_they_arrive() {
     let session = Session::builder()
         .limits(Limits {
             requests_in_flight: 1000,
+            ..Limits::default()
         })
-        .build(|_| Ok(()));
+        .build(|_| Box::pin(async { Ok(()) }));
     let sent: Vec<String> = (0..200)
         .map(|i| match i % 2 {
             0 => format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping"}}"#),

@@ -45,7 +45,7 @@ impl old::handlers::ServerHandler for OldTools {
         }
         if p.name == "poll" {
             // SEP-1699: the stream closes, the answer waits for the client to resume.
-            assert!(mcp_spec_session::http::close_stream());
+            assert!(mcp_spec_session::http::close_stream().await);
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             return Ok(old::CallToolResult::text("after the reconnection").into());
         }
@@ -163,7 +163,10 @@ async fn the_initialize_era_over_http_with_a_call_back_to_the_client() {
         serde_json::to_value(&result.content).unwrap(),
         json!([{"type": "text", "text": "after the reconnection"}])
     );
-    assert!(!mcp_spec_session::http::close_stream(), "outside a handler");
+    assert!(
+        !mcp_spec_session::http::close_stream().await,
+        "outside a handler"
+    );
     client.close().await;
 }
 

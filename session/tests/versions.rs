@@ -47,7 +47,7 @@ fn versions() -> Arc<Versions> {
 }
 
 async fn send(v: &Arc<Versions>, message: Value) -> Option<Value> {
-    let peer = Session::new(|_| Ok(())).peer();
+    let peer = Session::new(|_| Box::pin(async { Ok(()) })).peer();
     v.clone()
         .serve(peer, message.to_string())
         .await
@@ -134,7 +134,7 @@ async fn a_deferred_service_refuses_requests_until_it_is_set() {
     let deferred = Deferred::new();
     let serve = |message: Value| {
         let deferred = Arc::new(deferred.clone());
-        let peer = Session::new(|_| Ok(())).peer();
+        let peer = Session::new(|_| Box::pin(async { Ok(()) })).peer();
         async move {
             deferred
                 .serve(peer, message.to_string())

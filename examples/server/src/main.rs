@@ -126,7 +126,7 @@ mod handler {
             // SEP-1699: over HTTP, the answer's stream closes first, and the answer waits
             // for the client to resume it.
             if p.name == "test_reconnection" {
-                mcp_spec_session::http::close_stream();
+                mcp_spec_session::http::close_stream().await;
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
             // Sampling and elicitation are input requests in this era: ask in the result,
