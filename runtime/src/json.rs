@@ -85,6 +85,10 @@ pub(crate) struct Noted<'a> {
     pub(crate) params: Option<Members<'a>>,
 }
 
+/// The elements of a batch: each an object (with its members) or something else (its
+/// kind).
+pub(crate) type Elements<'a> = Vec<Result<Noted<'a>, &'static str>>;
+
 /// What the check found at the top of a message.
 #[derive(Debug)]
 pub(crate) enum Checked<'a> {
@@ -98,11 +102,38 @@ pub(crate) enum Checked<'a> {
 
 /// Checks `bytes` (see the [module docs](self)) and notes the message's members.
 pub(crate) fn check_bytes(bytes: &[u8]) -> Result<(&str, Checked<'_>), JsonError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+    let text = utf8(bytes)?;
+    check(text).map(|checked| (text, checked))
+}
+
+fn utf8(bytes: &[u8]) -> Result<&str, JsonError> {
+    std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         error_at(&bytes[..at], at, "invalid UTF-8".into(), String::new())
-    })?;
-    check(text).map(|checked| (text, checked))
+    })
+}
+
+/// Checks `bytes` as [`check_bytes`] does, when they are one array (a batch), and counts
+/// its elements, noting nothing: what deciding whether to decode a batch at all needs.
+pub(crate) fn count_batch(bytes: &[u8]) -> Result<usize, JsonError> {
+    let text = utf8(bytes)?;
+    let mut p = Parser {
+        text,
+        bytes: text.as_bytes(),
+        at: 0,
+        depth: 0,
+    };
+    let mut whole = || {
+        p.ws();
+        let (_, count) = p.array(false)?;
+        p.ws();
+        if p.at < p.bytes.len() {
+            return Err(p.fail("trailing characters"));
+        }
+        Ok(count)
+    };
+    let counted = whole();
+    counted.map_err(|fault| p.error(fault))
 }
 
 /// A member name: its raw text (without quotes) and whether it has escapes.
@@ -252,7 +283,7 @@ impl<'a> Parser<'a> {
                 self.object(Note::Message(&mut noted))?;
                 Checked::Object(noted)
             }
-            Some(b'[') => Checked::Array(self.array(true)?),
+            Some(b'[') => Checked::Array(self.array(true)?.0),
             Some(&b) => {
                 self.value(Note::No)?;
                 Checked::Other(kind(b))
@@ -295,15 +326,15 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Reads an array (at its `[`). At the top (`batch`), notes each element: an object's
-    /// members (a message), or the kind of anything else.
-    fn array(&mut self, batch: bool) -> Result<Vec<Result<Noted<'a>, &'static str>>, Fault<'a>> {
+    /// Reads an array (at its `[`), and how many elements it has. At the top (`batch`),
+    /// notes each element: an object's members (a message), or the kind of anything else.
+    fn array(&mut self, batch: bool) -> Result<(Elements<'a>, usize), Fault<'a>> {
         self.open()?;
         let mut elements = Vec::new();
         if self.bytes.get(self.at) == Some(&b']') {
             self.at += 1;
             self.depth -= 1;
-            return Ok(elements);
+            return Ok((elements, 0));
         }
         let mut index = 0;
         loop {
@@ -318,7 +349,7 @@ impl<'a> Parser<'a> {
                 Some(b']') => {
                     self.at += 1;
                     self.depth -= 1;
-                    return Ok(elements);
+                    return Ok((elements, index + 1));
                 }
                 Some(_) => return Err(self.fail("expected `,` or `]`").in_element(index)),
                 None => return Err(self.fail("EOF while parsing a value").in_element(index)),

@@ -387,13 +387,16 @@ pub fn inspect(message: &[u8]) -> Head<'_> {
         params: None,
         error: None,
     };
+    // A batch is counted, not noted: whether to decode it at all depends on its length.
+    if message.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        if let Ok(count) = json::count_batch(message) {
+            head.json = true;
+            head.batch = Some(count);
+        }
+        return head;
+    }
     let noted = match json::check_bytes(message) {
         Ok((_, json::Checked::Object(noted))) => noted,
-        Ok((_, json::Checked::Array(items))) => {
-            head.json = true;
-            head.batch = Some(items.len());
-            return head;
-        }
         Ok(_) => {
             head.json = true;
             return head;

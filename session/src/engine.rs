@@ -443,9 +443,8 @@ impl Session {
     /// -32700 and a null id, as the transport that read it cannot hand it over as text.
     pub async fn unreadable(&self, what: String) {
         let error = ErrorObject::new(codes::PARSE_ERROR, what.clone());
-        let text = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error});
         self.inner.note(Event::Unreadable(what));
-        self.inner.answer(None, text.to_string()).await;
+        self.inner.answer(None, refuse_unnamed(&error)).await;
     }
 
     /// The one way in: a message whose route is known (the transport may have read it
@@ -483,8 +482,9 @@ impl Session {
             let error = ErrorObject::invalid_request(format!(
                 "a batch of {n} messages; at most {most} (Limits::requests_in_flight)"
             ));
-            let text = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error});
-            self.inner.answer(out.as_ref(), text.to_string()).await;
+            self.inner
+                .answer(out.as_ref(), refuse_unnamed(&error))
+                .await;
             return;
         }
         match routed {
@@ -643,14 +643,7 @@ impl Session {
         let everything = self.inner.slots.acquire_many(all);
         let everything = std::pin::pin!(everything);
         if let Either::Right(_) = select(everything, futures_timer::Delay::new(grace)).await {
-            let running: Vec<_> = self
-                .inner
-                .running
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .drain()
-                .collect();
-            for (id, running) in running {
+            for (id, running) in self.take_running() {
                 running.abort.abort();
                 self.inner.note(Event::Abandoned(id.clone()));
                 let error = ErrorObject::internal_error(format!(
@@ -666,16 +659,15 @@ impl Session {
         self.inner.note(Event::Closed { pending: count });
     }
 
+    /// The requests being served, taken out of the session.
+    fn take_running(&self) -> Vec<(Id, Running)> {
+        let mut running = self.inner.running.lock().unwrap_or_else(|e| e.into_inner());
+        running.drain().collect()
+    }
+
     fn stop_tasks(&self) {
         self.inner.slots.close();
-        let running: Vec<_> = self
-            .inner
-            .running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain()
-            .collect();
-        for (_, running) in running {
+        for (_, running) in self.take_running() {
             running.abort.abort();
         }
         let background: Vec<_> = self
@@ -699,6 +691,12 @@ impl Session {
         self.stop_tasks();
         self.inner.note(Event::Closed { pending: count });
     }
+}
+
+/// An error response to no request that could be named (`"id": null`).
+pub(crate) fn refuse_unnamed(error: &ErrorObject) -> String {
+    let error = serde_json::to_string(error).unwrap_or_default();
+    format!(r#"{{"jsonrpc":"2.0","id":null,"error":{error}}}"#)
 }
 
 /// Waits for the answer to one message and sends it, if it has one.

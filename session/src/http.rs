@@ -20,7 +20,8 @@
 //!   `Mcp-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers must agree with the
 //!   body (`HeaderMismatch`, -32020); these refusals are HTTP 400. An error answer is HTTP
 //!   404 when it is -32601 (the method does not exist), 400 for the envelope and
-//!   capability errors (-32020, -32021, -32022), 200 otherwise. The handler of such a
+//!   capability errors (-32020, -32021, -32022) and for a body that is no request
+//!   (-32700, -32600), 200 otherwise. The handler of such a
 //!   request cannot send the client requests (their answers would have no session to
 //!   come back to: the era asks with `input_required` results instead), and stops when
 //!   the client goes away before the answer. A server that offers no discover-era
@@ -47,24 +48,9 @@
 //!
 //! # Bounds
 //!
-//! Every resource a client can make the server spend is bounded, with these defaults:
-//!
-//! | what | bound | default | beyond it |
-//! | --- | --- | --- | --- |
-//! | connections open at once ([`serve`](HttpServer::serve)) | [`HttpLimits::connections`] | 512 | not accepted until one closes |
-//! | time to send a request's headers, or to start the next request on a kept-alive connection | [`HttpLimits::headers`] | 10 s | the connection is closed |
-//! | time to send a POST's body | [`HttpLimits::body`] | 30 s | 408 |
-//! | a POST's body | [`Limits::message_size`] | 4 MiB | 413, not read further |
-//! | bodies over [`HttpLimits::large_body`] (64 KiB) decoded at once | [`HttpLimits::large_at_once`] | 1 | 503 with `Retry-After: 1` |
-//! | messages a session serves at once | [`Limits::requests_in_flight`] | 64 | the POST waits |
-//! | messages queued on a response stream | [`Limits::outgoing`] | 64 | the handler waits |
-//! | a batch | [`Limits::requests_in_flight`] | 64 elements | -32600 |
-//! | a request to the client | [`Limits::request_timeout`] | 60 s | the handler's call fails |
-//! | sessions | [`SessionLimits::max`] | 1,024 | the session idle longest is ended; 503 when every one is busy |
-//! | a session's handshake (nothing after `initialize`) | [`SessionLimits::handshake`] | 30 s | the session is ended |
-//! | an idle session (no request, no open stream) | [`SessionLimits::idle`] | 10 min | the session is ended |
-//! | events kept for a resumption | [`KEEP_EVENTS`] per stream, [`KEEP_FINISHED`] answered streams per session | 64, 16 | a resumption from before them: 404 |
-//!
+//! What a client can make the server spend is bounded: connections, the time to send a
+//! request, bodies, sessions, streams. The bounds and their defaults are in the crate's
+//! [one table](crate#bounds); [`Limits`], [`HttpLimits`] and [`SessionLimits`] set them.
 //! The connection bounds hold when the server runs with [`serve`](HttpServer::serve); a
 //! [`router`](HttpServer::router) mounted elsewhere keeps all the others.
 
@@ -143,7 +129,7 @@ impl Default for SessionLimits {
 }
 
 /// What the HTTP layer allows a client: connections, the time to send a request, and how
-/// many large bodies are decoded at once (the module's [bounds](self#bounds)).
+/// many large bodies are decoded at once (the crate's [bounds](crate#bounds)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HttpLimits {
     /// Connections open at once, with [`serve`](HttpServer::serve): the next one is
@@ -233,6 +219,16 @@ impl Connection {
             initialized: AtomicBool::new(false),
             standalone,
         }
+    }
+
+    /// Hands one POST's message to this session ([`deliver`]).
+    async fn deliver(
+        self: &Arc<Self>,
+        text: String,
+        routed: (Route, Option<usize>),
+        id: Option<Id>,
+    ) -> (Response, bool) {
+        deliver(&self.session, &self.service, text, routed, id, Some(self)).await
     }
 
     /// A request after the `initialize` came.
@@ -601,6 +597,16 @@ impl HttpServer {
         })
     }
 
+    /// A permit to decode a large body, or why there is none.
+    fn large_permit(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ErrorObject> {
+        self.large.try_acquire().map_err(|_| {
+            ErrorObject::internal_error(format!(
+                "{} large bodies are being decoded (HttpLimits::large_at_once); try again",
+                self.http_limits.large_at_once
+            ))
+        })
+    }
+
     /// A refusal made before any session engine saw the request, tapped both ways.
     fn refuse(
         &self,
@@ -703,7 +709,7 @@ fn is_json(headers: &HeaderMap) -> bool {
 fn error(status: StatusCode, id: Option<&Id>, error: ErrorObject) -> (Response, String) {
     let body = match id {
         Some(id) => refuse(id, error),
-        None => serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error}).to_string(),
+        None => crate::engine::refuse_unnamed(&error),
     };
     let mut response = json(status, body.clone());
     if status == StatusCode::SERVICE_UNAVAILABLE {
@@ -725,6 +731,22 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     let label = header(SESSION_HEADER);
     let limit = server.limits.message_size;
+    // Large bodies take a permit to be decoded: never all threads on them at once. A
+    // body that says its length is refused before it is read.
+    let declared = header("content-length").and_then(|v| v.parse::<usize>().ok());
+    let mut large = None;
+    if declared.is_some_and(|n| n > server.http_limits.large_body && n <= limit) {
+        match server.large_permit() {
+            Ok(permit) => large = Some(permit),
+            Err(e) => {
+                // Read to its end, keeping nothing, so that the client reads the answer.
+                let mut body = body.into_data_stream();
+                let drain = async { while let Some(Ok(_)) = body.next().await {} };
+                let _ = tokio::time::timeout(server.http_limits.body, drain).await;
+                return server.refuse(label, "", StatusCode::SERVICE_UNAVAILABLE, None, e);
+            }
+        }
+    }
     let read =
         tokio::time::timeout(server.http_limits.body, axum::body::to_bytes(body, limit)).await;
     let bytes = match read {
@@ -747,21 +769,14 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
             return server.refuse(label, "", StatusCode::REQUEST_TIMEOUT, None, e);
         }
     };
-    // Large bodies take a permit to be decoded: never all threads on them at once.
-    let _large = if bytes.len() > server.http_limits.large_body {
-        match server.large.try_acquire() {
-            Ok(permit) => Some(permit),
-            Err(_) => {
-                let e = ErrorObject::internal_error(format!(
-                    "{} large bodies are being decoded (HttpLimits::large_at_once); try again",
-                    server.http_limits.large_at_once
-                ));
-                return server.refuse(label, "", StatusCode::SERVICE_UNAVAILABLE, None, e);
-            }
+    if large.is_none() && bytes.len() > server.http_limits.large_body {
+        match server.large_permit() {
+            Ok(permit) => large = Some(permit),
+            Err(e) => return server.refuse(label, "", StatusCode::SERVICE_UNAVAILABLE, None, e),
         }
-    } else {
-        None
-    };
+    }
+    // Held until the answer (or its stream) is under way: the body is decoded by then.
+    let _large = large;
     let Ok(text) = String::from_utf8(Vec::from(bytes)) else {
         let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not UTF-8");
         return server.refuse(label, "", StatusCode::BAD_REQUEST, None, e);
@@ -819,16 +834,7 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
             ));
             return refuse(StatusCode::BAD_REQUEST, id.as_ref(), e);
         }
-        return deliver(
-            &connection.session,
-            &connection.service,
-            text,
-            routed,
-            id,
-            Some(&connection),
-        )
-        .await
-        .0;
+        return connection.deliver(text, routed, id).await.0;
     }
     // `initialize` starts a session, unless it comes in a discover-era envelope: then it
     // is a stateless request for a method that era does not have.
@@ -846,15 +852,7 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
             Ok(opened) => opened,
             Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, id.as_ref(), e),
         };
-        let (mut response, refused) = deliver(
-            &connection.session,
-            &connection.service,
-            text,
-            routed,
-            id,
-            Some(&connection),
-        )
-        .await;
+        let (mut response, refused) = connection.deliver(text, routed, id).await;
         if refused {
             // `initialize` answered with an error: no session after all.
             server.lock().remove(&name);
@@ -1277,11 +1275,14 @@ async fn handle_get(State(server): State<Arc<HttpServer>>, request: Request) -> 
 }
 
 /// The HTTP status of a discover-era answer, given its error code: 404 for a method that
-/// does not exist, 400 for the envelope and capability errors, 200 for everything else.
+/// does not exist, 400 for a body that is no request and for the envelope and capability
+/// errors, 200 for everything else.
 fn status_of(code: Option<i64>) -> StatusCode {
     match code {
         Some(codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
-        Some(-32022..=-32020) => StatusCode::BAD_REQUEST,
+        Some(codes::PARSE_ERROR | codes::INVALID_REQUEST | -32022..=-32020) => {
+            StatusCode::BAD_REQUEST
+        }
         _ => StatusCode::OK,
     }
 }

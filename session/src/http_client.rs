@@ -73,7 +73,11 @@ struct Shared {
     http: reqwest::Client,
     headers: HeaderMap,
     learnt: Mutex<Learnt>,
-    incoming: mpsc::UnboundedSender<String>,
+    /// To the session: waits while it is serving [`Limits::requests_in_flight`] and has
+    /// [`Limits::outgoing`] more queued.
+    incoming: tokio::sync::mpsc::Sender<String>,
+    /// The longest message taken from the server ([`Limits::message_size`]).
+    max: usize,
 }
 
 /// A client's connection to a Streamable HTTP server: [`session`](HttpClient::session)
@@ -112,13 +116,15 @@ impl HttpClient {
         headers: HeaderMap,
         service: S,
     ) -> Self {
-        let (incoming, received) = mpsc::unbounded();
+        let limits = builder.limits_of();
+        let (incoming, mut received) = tokio::sync::mpsc::channel(limits.outgoing.max(1));
         let shared = Arc::new(Shared {
             url: url.to_string(),
             http: reqwest::Client::new(),
             headers,
             learnt: Mutex::new(Learnt::default()),
             incoming,
+            max: limits.message_size,
         });
         // One writer, so that the server sees messages in the order they were sent: a
         // notification or a response is POSTed before anything after it; a request's POST
@@ -142,6 +148,7 @@ impl HttpClient {
         });
         let (stop, stopped) = futures_channel::oneshot::channel::<()>();
         let run = session.clone();
+        let received = futures_util::stream::poll_fn(move |cx| received.poll_recv(cx));
         let received = received.take_until(stopped);
         let task = tokio::spawn(async move {
             run.run(received, Arc::new(service), &Tokio).await;
@@ -248,7 +255,7 @@ impl Shared {
 
     /// Hands a message from the server to the session, learning the version from the
     /// answer to `initialize`.
-    fn receive(&self, text: String) {
+    async fn receive(&self, text: String) {
         if let Route::Response(id) = route(text.as_bytes()) {
             let mut learnt = self.lock();
             if learnt.initialize.as_ref() == Some(&id) {
@@ -286,13 +293,14 @@ impl Shared {
                 }
             }
         }
-        let _ = self.incoming.unbounded_send(text);
+        let _ = self.incoming.send(text).await;
     }
 
     /// Fails the request `id` with `message` (an HTTP failure: no JSON-RPC answer came).
-    fn fail(&self, id: &Option<Id>, message: String) {
+    async fn fail(&self, id: &Option<Id>, message: String) {
         if let Some(id) = id {
-            self.receive(refuse(id, ErrorObject::internal_error(message)));
+            self.receive(refuse(id, ErrorObject::internal_error(message)))
+                .await;
         }
     }
 
@@ -349,7 +357,11 @@ async fn post(shared: Arc<Shared>, text: String) {
         .await;
     let response = match response {
         Ok(r) => r,
-        Err(e) => return shared.fail(&out.id, format!("POST {}: {e}", shared.url)),
+        Err(e) => {
+            return shared
+                .fail(&out.id, format!("POST {}: {e}", shared.url))
+                .await;
+        }
     };
     if let Some(session) = response
         .headers()
@@ -371,22 +383,43 @@ async fn post(shared: Arc<Shared>, text: String) {
             resume_stream(&shared, id, resume).await;
         }
     } else {
-        let body = response.text().await.unwrap_or_default();
+        let body = match read_body(response, shared.max).await {
+            Ok(body) => body,
+            Err(why) => return shared.fail(&out.id, why).await,
+        };
         if body.trim().is_empty() {
             if out.id.is_some() {
-                shared.fail(&out.id, format!("HTTP {status} with no answer"));
+                shared
+                    .fail(&out.id, format!("HTTP {status} with no answer"))
+                    .await;
             }
         } else if answers_post(&body, &out.id) {
-            shared.receive(body);
+            shared.receive(body).await;
         } else {
             // JSON that is not the answer (an authorization server's error, a proxy's
             // page), or not JSON at all: the call fails with what came.
-            shared.fail(&out.id, format!("HTTP {status}: {body}"));
+            shared.fail(&out.id, format!("HTTP {status}: {body}")).await;
         }
     }
     if out.method.as_deref() == Some("notifications/initialized") {
         open_get(shared).await;
     }
+}
+
+/// A response's body as text, when it is at most `max` bytes.
+async fn read_body(response: reqwest::Response, max: usize) -> Result<String, String> {
+    let mut body = std::pin::pin!(response.bytes_stream());
+    let mut bytes = Vec::new();
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|e| format!("reading the answer: {e}"))?;
+        if bytes.len() + chunk.len() > max {
+            return Err(format!(
+                "the answer is longer than {max} bytes (Limits::message_size)"
+            ));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn is_event_stream(headers: &HeaderMap) -> bool {
@@ -437,7 +470,7 @@ async fn read_events(
                 if !data.trim().is_empty() {
                     let message = std::mem::take(&mut data);
                     answered |= id.as_ref().is_some_and(|id| answers(&message, id));
-                    shared.receive(message);
+                    shared.receive(message).await;
                 }
                 data.clear();
                 continue;
@@ -464,6 +497,15 @@ async fn read_events(
         if answered {
             return None;
         }
+        if buffer.len() + data.len() > shared.max {
+            // An event longer than a message may be: not read further.
+            let why = format!(
+                "an event of the answer's stream is longer than {} bytes (Limits::message_size)",
+                shared.max
+            );
+            shared.fail(id, why).await;
+            return None;
+        }
     }
     (id.is_some() && !answered).then_some(ended)
 }
@@ -484,11 +526,13 @@ async fn resume_stream(shared: &Shared, id: &Id, mut resume: Resume) {
     while fruitless < RESUMES {
         if resume.last_event.is_none() {
             // Nothing to resume from: a GET would be a new stream, not this one.
-            return shared.fail(
-                &Some(id.clone()),
-                "the answer's stream ended early and carried no event id to resume it from"
-                    .to_string(),
-            );
+            return shared
+                .fail(
+                    &Some(id.clone()),
+                    "the answer's stream ended early and carried no event id to resume it from"
+                        .to_string(),
+                )
+                .await;
         }
         tokio::time::sleep(resume.retry.min(MAX_RETRY)).await;
         let mut request = shared
@@ -503,15 +547,19 @@ async fn resume_stream(shared: &Shared, id: &Id, mut resume: Resume) {
             Ok(r) if r.status().is_success() && is_event_stream(r.headers()) => r,
             Ok(r) => {
                 let status = r.status();
-                return shared.fail(
-                    &Some(id.clone()),
-                    format!(
-                        "the answer's stream ended early and GET to resume it got HTTP {status}"
-                    ),
-                );
+                return shared
+                    .fail(
+                        &Some(id.clone()),
+                        format!(
+                            "the answer's stream ended early and GET to resume it got HTTP {status}"
+                        ),
+                    )
+                    .await;
             }
             Err(e) => {
-                return shared.fail(&Some(id.clone()), format!("GET {}: {e}", shared.url));
+                return shared
+                    .fail(&Some(id.clone()), format!("GET {}: {e}", shared.url))
+                    .await;
             }
         };
         let retry = resume.retry;
@@ -528,10 +576,12 @@ async fn resume_stream(shared: &Shared, id: &Id, mut resume: Resume) {
             }
         }
     }
-    shared.fail(
-        &Some(id.clone()),
-        format!("the answer's stream was resumed {RESUMES} times in a row with nothing new"),
-    );
+    shared
+        .fail(
+            &Some(id.clone()),
+            format!("the answer's stream was resumed {RESUMES} times in a row with nothing new"),
+        )
+        .await;
 }
 
 /// Opens the `GET` stream of the session (once), for what the server sends outside any

@@ -20,8 +20,33 @@
 //! from 2024-11-05, the lifecycle of each era handled here and in the generated adapters.
 //!
 //! The engine has no runtime of its own: it starts tasks through a [`Spawn`] (any
-//! `Fn(BoxFuture)`; with the `tokio` feature, [`Tokio`]). The types crate stays on serde
-//! and serde_json alone.
+//! `Fn(BoxFuture)`; with the `tokio` feature, [`Tokio`]), waits with tokio's
+//! runtime-free `sync` primitives, and times out on `futures-timer`. The types crate stays
+//! on serde and serde_json alone.
+//!
+//! # Bounds
+//!
+//! Everything a peer can make a session spend is bounded. Beyond a bound the session
+//! waits (it stops reading, so the flood stays in the peer's pipe or socket) or refuses
+//! with an error that names the bound; what it has accepted it answers. The bounds, all
+//! in one place, with their defaults:
+//!
+//! | what | bound | default | beyond it |
+//! | --- | --- | --- | --- |
+//! | messages a session serves at once (requests, notifications) | [`Limits::requests_in_flight`] | 64 | the next is not read until one is done (stdio: reading stops; HTTP: the POST waits) |
+//! | messages queued for the writer (stdio, an HTTP response stream) | [`Limits::outgoing`] | 64 | whoever writes waits |
+//! | one incoming message | [`Limits::message_size`] | 4 MiB | stdio: -32700, the line not held; HTTP server: 413; HTTP client: the call fails |
+//! | a batch (2025-03-26) | [`Limits::requests_in_flight`] | 64 elements | -32600, not decoded |
+//! | a request to the peer | [`Limits::request_timeout`] | 60 s | the call fails saying so; the peer gets `notifications/cancelled` |
+//! | handlers still running when the input ends | [`Limits::shutdown_grace`] | 10 s | their requests are answered -32603 |
+//! | HTTP connections open at once (with `HttpServer::serve`) | `http::HttpLimits::connections` | 512 | not accepted until one closes |
+//! | time to send a request's headers, or to start the next request on a kept-alive connection (with `HttpServer::serve`) | `http::HttpLimits::headers` | 10 s | the connection is closed |
+//! | time to send a POST's body | `http::HttpLimits::body` | 30 s | 408 |
+//! | bodies over `http::HttpLimits::large_body` (64 KiB) decoded at once | `http::HttpLimits::large_at_once` | 1 | 503 with `Retry-After: 1` |
+//! | initialize-era sessions | `http::SessionLimits::max` | 1,024 | the session unused longest is ended (its client gets 404 and starts again); 503 with `Retry-After` when every one is busy |
+//! | a session's handshake (nothing after `initialize`) | `http::SessionLimits::handshake` | 30 s | the session is ended |
+//! | an idle session (no request, none served, no stream open) | `http::SessionLimits::idle` | 10 min | the session is ended |
+//! | events kept for a resumption | `http::KEEP_EVENTS` a stream, `http::KEEP_FINISHED` answered streams a session | 64, 16 | a resumption from before them: 404 |
 
 mod deferred;
 mod engine;
