@@ -11,8 +11,8 @@
 //!   `DELETE` ends the session, and so do a handshake never finished and idleness
 //!   ([`SessionLimits`]); an `initialize` answered with an error starts none. A POST
 //!   naming a session that does not exist (or ended) gets 404; one whose
-//!   `Mcp-Protocol-Version` is not the version the session speaks, or a second
-//!   `initialize`, gets 400.
+//!   `Mcp-Protocol-Version` names no initialize-era version the server speaks, or a
+//!   second `initialize`, gets 400.
 //! - **discover era** (2026-07-28 on): no session. A POST without `Mcp-Session-Id` that is
 //!   not `initialize` is served on its own, by a fresh [`Versions`] in its stateless mode.
 //!   Before anything is served, its envelope is checked
@@ -72,7 +72,7 @@ use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id, codes};
 use mcp_spec_types::rt::service::{
     BoxFuture, Head, Meta, Peer, Route, Service, TransportError, inspect, refuse, route,
 };
-use mcp_spec_types::version::{PROTOCOL_VERSION_META_KEY, check_envelope};
+use mcp_spec_types::version::{Era, PROTOCOL_VERSION_META_KEY, check_envelope};
 use tokio::sync::{Notify, Semaphore, mpsc};
 
 use crate::{Direction, Limits, Outlet, Session, Tokio, Versions};
@@ -822,16 +822,12 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
             );
             return refuse(StatusCode::BAD_REQUEST, id.as_ref(), e);
         }
-        // A client that says which version it speaks must say the session's (2025-03-26
-        // clients do not say).
-        let speaks = connection.service.speaks();
-        if let (Some(said), Some(speaks)) = (header(PROTOCOL_VERSION_HEADER), speaks)
-            && said != speaks.as_str()
+        // A version header must name a version of the session's era this server speaks
+        // (2025-03-26 clients send none). One other than the session's is served at the
+        // session's, as the TypeScript SDK does and the conformance suite expects.
+        if let Some(said) = header(PROTOCOL_VERSION_HEADER)
+            && let Err(e) = check_session_version(said, &connection.service)
         {
-            let e = ErrorObject::invalid_request(format!(
-                "the Mcp-Protocol-Version header says `{said}`; this session speaks {}",
-                speaks.as_str()
-            ));
             return refuse(StatusCode::BAD_REQUEST, id.as_ref(), e);
         }
         return connection.deliver(text, routed, id).await.0;
@@ -875,6 +871,27 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
     let session = server.session(None, None);
     let service = Arc::new(service.stateless());
     deliver(&session, &service, text, routed, id, None).await.0
+}
+
+/// Whether a session's `Mcp-Protocol-Version` header names an initialize-era version the
+/// server speaks.
+fn check_session_version(said: &str, service: &Versions) -> Result<(), ErrorObject> {
+    let offered: Vec<ProtocolVersion> = service
+        .versions()
+        .into_iter()
+        .filter(|v| v.era() == Era::Initialize)
+        .collect();
+    let known = said.parse::<ProtocolVersion>().ok();
+    if known.is_some_and(|v| offered.contains(&v)) {
+        return Ok(());
+    }
+    let speaks = service.speaks().map_or("none yet", |v| v.as_str());
+    let offered: Vec<&str> = offered.iter().map(|v| v.as_str()).collect();
+    Err(ErrorObject::invalid_request(format!(
+        "the Mcp-Protocol-Version header says `{said}`, not a version of this session's \
+         era that the server speaks ({}); the session speaks {speaks}",
+        offered.join(", ")
+    )))
 }
 
 /// The discover era's checks of a stateless request, before it is served: the envelope,
