@@ -395,7 +395,7 @@ pub fn inspect(message: &[u8]) -> Head<'_> {
         }
         return head;
     }
-    let noted = match json::check_bytes(message) {
+    let mut noted = match json::check_bytes(message) {
         Ok((_, json::Checked::Object(noted))) => noted,
         Ok(_) => {
             head.json = true;
@@ -404,7 +404,8 @@ pub fn inspect(message: &[u8]) -> Head<'_> {
         Err(_) => return head,
     };
     head.json = true;
-    head.params = noted.params.clone();
+    // The envelope reads `_meta` from the params; `Head` reads it from its own copy.
+    head.params = noted.params.take();
     let Ok(envelope) = jsonrpc::envelope(noted) else {
         return head;
     };

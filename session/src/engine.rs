@@ -13,7 +13,7 @@ use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id, codes};
 use mcp_spec_types::rt::service::{
     BoxFuture, Peer, Route, Service, Transport, TransportError, inspect, refuse,
 };
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Notify;
 
 /// Runs a task to completion in the background: how the engine serves requests
 /// concurrently without an async runtime of its own. Any `Fn(BoxFuture)` is one
@@ -133,15 +133,31 @@ struct Running {
     out: Option<Outlet>,
 }
 
+/// The messages being served: at most [`Limits::requests_in_flight`].
+#[derive(Default)]
+struct Tasks {
+    requests: HashMap<Id, Running>,
+    /// Notifications (and unreadable messages), by run.
+    others: HashMap<u64, AbortHandle>,
+    /// The session ended: nothing more starts.
+    closed: bool,
+    /// The input ended: the end waits for the tasks to be done.
+    draining: bool,
+}
+
+impl Tasks {
+    fn len(&self) -> usize {
+        self.requests.len() + self.others.len()
+    }
+}
+
 struct Inner {
     send: Outlet,
     pending: Mutex<HashMap<Id, oneshot::Sender<Result<String, TransportError>>>>,
-    running: Mutex<HashMap<Id, Running>>,
-    /// Notifications (and unreadable messages) being served, by run.
-    background: Mutex<HashMap<u64, AbortHandle>>,
+    tasks: Mutex<Tasks>,
+    /// Wakes what waits for room among the tasks (or for none to be left).
+    room: Notify,
     runs: AtomicU64,
-    /// One permit per message being served ([`Limits::requests_in_flight`]).
-    slots: Arc<Semaphore>,
     closed: AtomicBool,
     limits: Limits,
     observer: Option<Observer>,
@@ -149,6 +165,24 @@ struct Inner {
 }
 
 impl Inner {
+    fn tasks(&self) -> std::sync::MutexGuard<'_, Tasks> {
+        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes a task out (`remove`, under the lock), telling whoever waits when that
+    /// makes room or leaves none.
+    fn end<T>(&self, remove: impl FnOnce(&mut Tasks) -> Option<T>) -> Option<T> {
+        let mut tasks = self.tasks();
+        let full = tasks.len() >= self.limits.requests_in_flight.max(1);
+        let removed = remove(&mut tasks);
+        let wake = removed.is_some() && (full || (tasks.draining && tasks.len() == 0));
+        drop(tasks);
+        if wake {
+            self.room.notify_waiters();
+        }
+        removed
+    }
+
     fn note(&self, event: Event) {
         if let Some(observe) = &self.observer {
             observe(&event);
@@ -344,10 +378,9 @@ impl Builder {
         let inner = Arc::new(Inner {
             send,
             pending: Mutex::new(HashMap::new()),
-            running: Mutex::new(HashMap::new()),
-            background: Mutex::new(HashMap::new()),
+            tasks: Mutex::default(),
+            room: Notify::new(),
             runs: AtomicU64::new(0),
-            slots: Arc::new(Semaphore::new(self.limits.requests_in_flight.max(1))),
             closed: AtomicBool::new(false),
             limits: self.limits,
             observer: self.observer,
@@ -525,10 +558,32 @@ impl Session {
         }
     }
 
-    /// A slot to serve one message in: waits while [`Limits::requests_in_flight`] are
-    /// taken. `None` once the session is closed.
-    async fn slot(&self) -> Option<OwnedSemaphorePermit> {
-        self.inner.slots.clone().acquire_owned().await.ok()
+    /// Waits until fewer than [`Limits::requests_in_flight`] messages are being served,
+    /// and gives the tasks, locked, to start one more in. `None` once the session ended.
+    async fn room(&self) -> Option<std::sync::MutexGuard<'_, Tasks>> {
+        // Room at once is the common case: no waiter registered for it.
+        if let Some(room) = self.room_now() {
+            return room;
+        }
+        loop {
+            let freed = self.inner.room.notified();
+            let mut freed = std::pin::pin!(freed);
+            freed.as_mut().enable();
+            if let Some(room) = self.room_now() {
+                return room;
+            }
+            freed.await;
+        }
+    }
+
+    /// [`room`](Self::room) if it need not wait: `Some(None)` once the session ended,
+    /// `None` while it is full.
+    fn room_now(&self) -> Option<Option<std::sync::MutexGuard<'_, Tasks>>> {
+        let tasks = self.inner.tasks();
+        if tasks.closed {
+            return Some(None);
+        }
+        (tasks.len() < self.inner.limits.requests_in_flight.max(1)).then_some(Some(tasks))
     }
 
     async fn start<S: Service>(
@@ -539,31 +594,37 @@ impl Session {
         spawn: &dyn Spawn,
         out: Option<Outlet>,
     ) {
-        let Some(slot) = self.slot().await else {
-            return;
-        };
-        let duplicate = {
-            let mut running = self.inner.running.lock().unwrap_or_else(|e| e.into_inner());
-            if running.contains_key(&id) {
-                Some((id, out))
+        let started = {
+            let Some(mut tasks) = self.room().await else {
+                return;
+            };
+            if tasks.requests.contains_key(&id) {
+                Err((id, out))
             } else {
                 let answer = service.clone().serve(self.peer_for(&out), message);
                 let (task, abort) = abortable(serve(self.inner.clone(), answer, out.clone()));
                 let run = self.inner.runs.fetch_add(1, Ordering::Relaxed);
-                running.insert(id.clone(), Running { run, abort, out });
+                tasks
+                    .requests
+                    .insert(id.clone(), Running { run, abort, out });
+                Ok((task, run, id))
+            }
+        };
+        // Started outside the lock: a `Spawn` may run the task at once.
+        let duplicate = match started {
+            Ok((task, run, id)) => {
                 let inner = self.inner.clone();
                 spawn.spawn(Box::pin(async move {
                     // Aborted: the request was cancelled (or the session ended).
                     let _ = task.await;
-                    let mut running = inner.running.lock().unwrap_or_else(|e| e.into_inner());
-                    if running.get(&id).is_some_and(|r| r.run == run) {
-                        running.remove(&id);
-                    }
-                    drop(running);
-                    drop(slot);
+                    inner.end(|tasks| {
+                        let ours = tasks.requests.get(&id).is_some_and(|r| r.run == run);
+                        ours.then(|| tasks.requests.remove(&id)).flatten()
+                    });
                 }));
                 None
             }
+            Err(duplicate) => Some(duplicate),
         };
         if let Some((id, out)) = duplicate {
             self.inner.note(Event::DuplicateRequest(id.clone()));
@@ -575,13 +636,7 @@ impl Session {
     }
 
     fn cancel(&self, request: &Id) {
-        let running = self
-            .inner
-            .running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(request);
-        match running {
+        match self.inner.end(|tasks| tasks.requests.remove(request)) {
             Some(running) => {
                 running.abort.abort();
                 self.inner.note(Event::Cancelled(request.clone()));
@@ -597,26 +652,18 @@ impl Session {
         spawn: &dyn Spawn,
         out: Option<Outlet>,
     ) {
-        let Some(slot) = self.slot().await else {
+        let Some(mut tasks) = self.room().await else {
             return;
         };
         let answer = service.clone().serve(self.peer_for(&out), message);
         let (task, abort) = abortable(serve(self.inner.clone(), answer, out));
         let run = self.inner.runs.fetch_add(1, Ordering::Relaxed);
-        self.inner
-            .background
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(run, abort);
+        tasks.others.insert(run, abort);
+        drop(tasks);
         let inner = self.inner.clone();
         spawn.spawn(Box::pin(async move {
             let _ = task.await;
-            inner
-                .background
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&run);
-            drop(slot);
+            inner.end(|tasks| tasks.others.remove(&run));
         }));
     }
 
@@ -638,11 +685,21 @@ impl Session {
     /// answered with an error.
     async fn finish(&self) {
         let count = self.stop_calls();
-        let all = self.inner.limits.requests_in_flight.max(1) as u32;
         let grace = self.inner.limits.shutdown_grace;
-        let everything = self.inner.slots.acquire_many(all);
-        let everything = std::pin::pin!(everything);
-        if let Either::Right(_) = select(everything, futures_timer::Delay::new(grace)).await {
+        self.inner.tasks().draining = true;
+        let done = async {
+            loop {
+                let ended = self.inner.room.notified();
+                let mut ended = std::pin::pin!(ended);
+                ended.as_mut().enable();
+                if self.inner.tasks().len() == 0 {
+                    return;
+                }
+                ended.await;
+            }
+        };
+        let done = std::pin::pin!(done);
+        if let Either::Right(_) = select(done, futures_timer::Delay::new(grace)).await {
             for (id, running) in self.take_running() {
                 running.abort.abort();
                 self.inner.note(Event::Abandoned(id.clone()));
@@ -661,23 +718,24 @@ impl Session {
 
     /// The requests being served, taken out of the session.
     fn take_running(&self) -> Vec<(Id, Running)> {
-        let mut running = self.inner.running.lock().unwrap_or_else(|e| e.into_inner());
-        running.drain().collect()
+        self.inner.tasks().requests.drain().collect()
     }
 
+    /// Stops every task, and lets none start.
     fn stop_tasks(&self) {
-        self.inner.slots.close();
-        for (_, running) in self.take_running() {
+        let (requests, others) = {
+            let mut tasks = self.inner.tasks();
+            tasks.closed = true;
+            (
+                std::mem::take(&mut tasks.requests),
+                std::mem::take(&mut tasks.others),
+            )
+        };
+        self.inner.room.notify_waiters();
+        for (_, running) in requests {
             running.abort.abort();
         }
-        let background: Vec<_> = self
-            .inner
-            .background
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain()
-            .collect();
-        for (_, abort) in background {
+        for (_, abort) in others {
             abort.abort();
         }
     }

@@ -57,15 +57,37 @@ where
     let (out, outgoing) = mpsc::channel::<Option<String>>(limits.outgoing.max(1));
     let end = out.clone();
     let session = builder.build(move |text| {
+        // Queued at once while there is room (no future to allocate); else wait for room.
+        let text = match out.try_send(Some(text)) {
+            Ok(()) => return Box::pin(Queued),
+            Err(mpsc::error::TrySendError::Full(text)) => text,
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                return Box::pin(std::future::ready(Err(gone())));
+            }
+        };
         let out = out.clone();
-        Box::pin(async move {
-            out.send(Some(text))
-                .await
-                .map_err(|_| TransportError::new("the connection is closed"))
-        })
+        Box::pin(async move { out.send(text).await.map_err(|_| gone()) })
     });
     let run = serve_on(session.clone(), reader, writer, (end, outgoing), service);
     (session, run)
+}
+
+fn gone() -> TransportError {
+    TransportError::new("the connection is closed")
+}
+
+/// A message queued already: a future with nothing left to do, and no allocation to box.
+struct Queued;
+
+impl Future for Queued {
+    type Output = Result<(), TransportError>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::task::Poll::Ready(Ok(()))
+    }
 }
 
 async fn serve_on<R, W, S>(
@@ -113,19 +135,16 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     writer: W,
     mut outgoing: mpsc::Receiver<Option<String>>,
 ) {
-    let mut writer = tokio::io::BufWriter::new(writer);
+    let mut writer = writer;
     while let Some(next) = outgoing.recv().await {
         let Some(line) = next else {
             // Nothing more can be queued; what is queued is still written.
             outgoing.close();
             continue;
         };
-        if writer.write_all(line.as_bytes()).await.is_err()
-            || writer.write_all(b"\n").await.is_err()
-        {
-            return;
-        }
-        if outgoing.is_empty() && writer.flush().await.is_err() {
+        let mut bytes = line.into_bytes();
+        bytes.push(b'\n');
+        if writer.write_all(&bytes).await.is_err() || writer.flush().await.is_err() {
             return;
         }
     }
@@ -189,7 +208,7 @@ async fn read_line<R: AsyncBufRead + Unpin>(
             break;
         }
         read_any = true;
-        let (end, used) = match available.iter().position(|&b| b == b'\n') {
+        let (end, used) = match memchr::memchr(b'\n', available) {
             Some(i) => (true, i),
             None => (false, available.len()),
         };
@@ -197,6 +216,8 @@ async fn read_line<R: AsyncBufRead + Unpin>(
             if line.len() + used > max {
                 too_long = true;
                 line = Vec::new();
+            } else if line.is_empty() {
+                line = available[..used].to_vec();
             } else {
                 line.extend_from_slice(&available[..used]);
             }
