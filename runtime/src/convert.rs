@@ -103,6 +103,140 @@ where
     }
 }
 
+/// The `From` and `TryFrom` impls between two versions' types, one row a definition: how it
+/// converts from the older version to the newer, then back. `lossless` is a `From` (through
+/// [`lossless`]), `lossy("why")` a `TryFrom` (through [`exact`]) whose documentation says
+/// where a value need not fit. The generated `convert` module of `mcp-spec-types` is made
+/// of these rows, for each pair of consecutive versions.
+///
+/// ```ignore
+/// use crate::v2024_11_05 as old;
+/// use crate::v2025_03_26 as new;
+/// crate::rt::conversions! {
+///     old "2024-11-05" => new "2025-03-26" {
+///         Tool: lossless lossless,
+///         CallToolResult: lossless lossy("at .content[]|AudioContent: no arm takes it"),
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! conversions {
+    ($old:ident $old_v:literal => $new:ident $new_v:literal {
+        $( $ty:ident : $up:ident $(($up_why:literal))? $down:ident $(($down_why:literal))? ),* $(,)?
+    }) => {
+        $(
+            $crate::__conversion!($old::$ty => $new::$ty, $old_v, $up $(($up_why))?);
+            $crate::__conversion!($new::$ty => $old::$ty, $new_v, $down $(($down_why))?);
+        )*
+    };
+}
+
+/// One impl of [`conversions!`](crate::conversions).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __conversion {
+    ($from:ident :: $ty:ident => $to:ident :: $same:ident, $from_v:literal, lossless) => {
+        impl ::core::convert::From<$from::$ty> for $to::$same {
+            #[doc = ::core::concat!(
+                " Every `", ::core::stringify!($ty), "` value of ", $from_v,
+                " is one of the other version: nothing is lost."
+            )]
+            #[inline]
+            fn from(value: $from::$ty) -> Self {
+                $crate::convert::lossless(&value)
+            }
+        }
+    };
+    ($from:ident :: $ty:ident => $to:ident :: $same:ident, $from_v:literal, lossy($why:literal)) => {
+        impl ::core::convert::TryFrom<$from::$ty> for $to::$same {
+            type Error = $crate::convert::ConvertError;
+            #[doc = ::core::concat!(
+                " Not every value fits (", $why, "): the error names what does not."
+            )]
+            #[inline]
+            fn try_from(value: $from::$ty) -> ::core::result::Result<Self, Self::Error> {
+                $crate::convert::exact(&value)
+            }
+        }
+    };
+}
+
+/// An [`Outbound`] table, one row a method: the params of what a handler of the newer
+/// version sends an older peer, as `(Newer => Older)` (`_` where the method has no params
+/// of a named type: they go as they are), and for a request the result that comes back,
+/// `-> (Older => Newer)`. `to_client` makes what a server handler sends its client,
+/// `to_server` what a client sends its server. `plain` converts between two versions of
+/// one lifecycle era; `across` between the eras (the params lose the newer era's envelope,
+/// [`bridge::without_envelope`](crate::bridge::without_envelope), and each result gets
+/// what the newer era requires, [`bridge::older_result`](crate::bridge::older_result),
+/// whose `true` says the newer result has a cache scope).
+///
+/// ```ignore
+/// crate::rt::outbound! {
+///     to_client TO_OLDER_CLIENT: new "2025-06-18" => old "2025-03-26", plain {
+///         "roots/list": _ -> (ListRootsResult => ListRootsResult),
+///         "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! outbound {
+    (to_client $name:ident : $new:ident $from:literal => $old:ident $to:literal, $era:ident {
+        $( $method:literal : $params:tt $(-> $result:tt)? ),* $(,)?
+    }) => {
+        $crate::outbound!(@table $name ("a server handler", "client"), $new $from => $old $to, $era {
+            $( $method : $params $(-> $result)? ),*
+        });
+    };
+    (to_server $name:ident : $new:ident $from:literal => $old:ident $to:literal, $era:ident {
+        $( $method:literal : $params:tt $(-> $result:tt)? ),* $(,)?
+    }) => {
+        $crate::outbound!(@table $name ("a client", "server"), $new $from => $old $to, $era {
+            $( $method : $params $(-> $result)? ),*
+        });
+    };
+    (@table $name:ident ($sender:literal, $receiver:literal), $new:ident $from:literal => $old:ident $to:literal, $era:ident {
+        $( $method:literal : $params:tt $(-> $result:tt)? ),*
+    }) => {
+        #[doc = ::core::concat!(
+            " What ", $sender, " of `", $from, "` sends a ", $receiver, " of `", $to,
+            "`, made that version's (`rt::convert::outbound`): the params of each request and \
+             notification both versions have, and the results of the requests back."
+        )]
+        #[allow(unreachable_code)]
+        pub const $name: $crate::convert::Outbound = $crate::convert::Outbound {
+            from: $from,
+            to: $to,
+            params: |method, params| ::core::option::Option::Some(match method {
+                $( $method => $crate::outbound!(@params $era $new $old params $params), )*
+                _ => return ::core::option::Option::None,
+            }),
+            result: |method, result| ::core::option::Option::Some(match method {
+                $( $( $method => $crate::outbound!(@result $era $new $old result $result), )? )*
+                _ => return ::core::option::Option::None,
+            }),
+        };
+    };
+    (@params plain $new:ident $old:ident $value:ident _) => {
+        ::core::result::Result::Ok($value)
+    };
+    (@params across $new:ident $old:ident $value:ident _) => {
+        ::core::result::Result::Ok($value).map($crate::bridge::without_envelope)
+    };
+    (@params plain $new:ident $old:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value::<$new::$a, $old::$b>($value)
+    };
+    (@params across $new:ident $old:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value::<$new::$a, $old::$b>($value).map($crate::bridge::without_envelope)
+    };
+    (@result plain $new:ident $old:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value::<$old::$a, $new::$b>($value)
+    };
+    (@result across $new:ident $old:ident $value:ident ($a:ident => $b:ident, $cache:literal)) => {
+        $crate::convert::value::<$old::$a, $new::$b>($crate::bridge::older_result($value, $cache))
+    };
+}
+
 /// A request's params converted into another version's for its handler: [`exact`], with
 /// what does not convert answered as invalid params (-32602).
 pub fn params_up<S, T>(params: &S) -> Result<T, ErrorObject>

@@ -6,9 +6,9 @@
 //! the runtime's `rt::convert`.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
-use super::rust::{ident, module_name, pretty};
+use super::rust::{CONVERSION_PAIR, CONVERSIONS, OUTBOUND, ident, module_name, pretty};
 use crate::Error;
 use crate::compat::{Fits, Misfit};
 use crate::model::{Kind, MessageKind, MethodDef, Model, TypeRef};
@@ -69,40 +69,25 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
             down_from,
             list.len() - down_from
         ));
-        let impls = list.iter().map(|c| {
-            let ty = ident(&c.name);
-            let one = |from: TokenStream, to: TokenStream, how: &Result<(), Misfit>, way: &str| match how {
-                Ok(()) => {
-                    let doc = format!(
-                        " Every `{}` value of {way} is one of the other version: nothing is lost.",
-                        c.name
-                    );
-                    quote! {
-                        impl ::std::convert::From<#from::#ty> for #to::#ty {
-                            #[doc = #doc]
-                            fn from(value: #from::#ty) -> Self {
-                                crate::rt::convert::lossless(&value)
-                            }
-                        }
-                    }
-                }
-                Err(misfit) => {
-                    let doc = format!(" Not every value fits ({misfit}): the error names what does not.");
-                    quote! {
-                        impl ::std::convert::TryFrom<#from::#ty> for #to::#ty {
-                            type Error = crate::rt::convert::ConvertError;
-                            #[doc = #doc]
-                            fn try_from(value: #from::#ty) -> ::std::result::Result<Self, Self::Error> {
-                                crate::rt::convert::exact(&value)
-                            }
-                        }
-                    }
-                }
-            };
-            let up = one(quote!(old), quote!(new), &c.up, &old.version);
-            let down = one(quote!(new), quote!(old), &c.down, &new.version);
-            quote! { #up #down }
+        // One row a definition, expanded by the runtime's `conversions!`.
+        let how = |r: &Result<(), Misfit>| match r {
+            Ok(()) => quote!(lossless),
+            Err(misfit) => {
+                let why = misfit.to_string();
+                quote!(lossy(#why))
+            }
+        };
+        let rows = list.iter().map(|c| {
+            let (ty, up, down) = (ident(&c.name), how(&c.up), how(&c.down));
+            quote!(#ty: #up #down)
         });
+        let (old_v, new_v) = (&old.version, &new.version);
+        let conversions = format_ident!("{}", CONVERSIONS);
+        let impls = quote! {
+            crate::rt::#conversions! {
+                old #old_v => new #new_v { #( #rows ),* }
+            }
+        };
         let (old_feature, new_feature) = (&old_mod, &new_mod);
         let module = ident(&format!("{old_mod}_{new_mod}"));
         let (old_ident, new_ident) = (ident(&old_mod), ident(&new_mod));
@@ -132,7 +117,7 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
             pub mod #module {
                 use crate::#old_ident as old;
                 use crate::#new_ident as new;
-                #( #impls )*
+                #impls
                 #adapter
             }
         });
@@ -161,102 +146,53 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
 /// version's type, converts it with the generated impl (`TryFrom`, which a `From` impl
 /// gives too) and encodes the result.
 pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<String, Error> {
+    let mut names = Vec::new();
     let pairs = models.windows(2).map(|pair| {
         let (old, new) = (&pair[0], &pair[1]);
-        let (old_mod, new_mod) = (
-            ident(&module_name(&old.version)),
-            ident(&module_name(&new.version)),
-        );
+        let (old_mod, new_mod) = (module_name(&old.version), module_name(&new.version));
+        let name = ident(&format!("{old_mod}_{new_mod}").to_uppercase());
+        names.push(name.clone());
+        let (old_mod, new_mod) = (ident(&old_mod), ident(&new_mod));
         let (old_v, new_v) = (&old.version, &new.version);
-        let list = conversions(old, new);
-        let rows = list.iter().map(|c| {
-            let (name, up, down) = (&c.name, c.up.is_ok(), c.down.is_ok());
-            quote!((#name, #up, #down))
-        });
-        let witnesses = list.iter().flat_map(|c| {
-            [(true, &c.up), (false, &c.down)]
-                .into_iter()
-                .filter_map(|(up, how)| how.as_ref().err().map(|m| (up, m)))
-                .map(|(up, m)| {
-                    let (name, path, why) = (&c.name, &m.path, &m.why);
-                    let value = match &m.witness {
-                        Some(w) => {
-                            let text = w.to_string();
-                            quote!(::std::option::Option::Some(#text))
-                        }
-                        None => quote!(::std::option::Option::None),
-                    };
-                    quote!(Witness { name: #name, up: #up, path: #path, why: #why, value: #value })
-                })
-                .collect::<Vec<_>>()
-        });
-        let arms = list.iter().map(|c| {
-            let (name, ty) = (&c.name, ident(&c.name));
-            quote! {
-                #name => ::std::option::Option::Some(if up {
-                    crate::converted::<#old_mod::#ty, #new_mod::#ty>(value)
-                } else {
-                    crate::converted::<#new_mod::#ty, #old_mod::#ty>(value)
-                }),
-            }
-        });
-        quote! {
-            Pair {
-                old: #old_v,
-                new: #new_v,
-                definitions: &[ #( #rows ),* ],
-                witnesses: &[ #( #witnesses ),* ],
-                convert: |name, up, value| {
-                    use mcp_spec_types::{#old_mod, #new_mod};
-                    match name {
-                        #( #arms )*
-                        _ => ::std::option::Option::None,
+        let how = |r: &Result<(), Misfit>| match r {
+            Ok(()) => quote!(lossless),
+            Err(m) => {
+                let (path, why) = (&m.path, &m.why);
+                let value = match &m.witness {
+                    Some(w) => {
+                        let text = w.to_string();
+                        quote!(Some(#text))
                     }
-                },
-            },
+                    None => quote!(None),
+                };
+                quote!(lossy(#path, #why, #value))
+            }
+        };
+        let rows = conversions(old, new).into_iter().map(|c| {
+            let (ty, up, down) = (ident(&c.name), how(&c.up), how(&c.down));
+            quote!(#ty: #up #down)
+        });
+        let pair_macro = format_ident!("{}", CONVERSION_PAIR);
+        quote! {
+            crate::#pair_macro! {
+                #name: #old_mod #old_v => #new_mod #new_v { #( #rows ),* }
+            }
         }
     });
+    let pairs: Vec<TokenStream> = pairs.collect();
     let tokens = quote! {
         //! The conversions between consecutive versions, for the tests: each pair's
-        //! definitions with whether each direction is lossless (a `From` impl), and a
-        //! function that converts a JSON value of one version's definition into the other's.
+        //! definitions with whether each direction is lossless (a `From` impl), the values
+        //! a lossy direction must refuse, and a function that converts a JSON value of one
+        //! version's definition into the other's (`crate::conversion_pair!`).
         #![allow(deprecated)]
 
-        /// One pair of consecutive versions.
-        pub struct Pair {
-            /// The older version.
-            pub old: &'static str,
-            /// The newer version.
-            pub new: &'static str,
-            /// `(Rust name, older → newer is lossless, newer → older is lossless)` of every
-            /// definition both have.
-            pub definitions: &'static [(&'static str, bool, bool)],
-            /// For each direction that is not lossless, a value the conversion must refuse.
-            pub witnesses: &'static [Witness],
-            /// Decodes a value as the definition of one version (the older if `up`),
-            /// converts it and encodes the result; `None` for a name not in `definitions`.
-            pub convert: fn(&str, bool, serde_json::Value) -> ::std::option::Option<::std::result::Result<serde_json::Value, String>>,
-        }
+        pub use crate::{Pair, Witness};
 
-        /// A direction of a definition that is not lossless, as the compatibility check
-        /// found it: the first place a value need not fit, why, and a value of the source
-        /// version built to be refused there.
-        pub struct Witness {
-            /// The definition.
-            pub name: &'static str,
-            /// Older → newer, or back.
-            pub up: bool,
-            /// Where the check found the misfit (`.content[]|ResourceLink`; an array's
-            /// item is at index 0 in `value`, a map's value under key `k`).
-            pub path: &'static str,
-            /// What the target cannot carry there.
-            pub why: &'static str,
-            /// The value as JSON, where one could be built.
-            pub value: ::std::option::Option<&'static str>,
-        }
+        #( #pairs )*
 
         /// Every pair, oldest first.
-        pub const PAIRS: &[Pair] = &[ #( #pairs )* ];
+        pub const PAIRS: &[Pair] = &[ #( #names ),* ];
     };
     Ok(header_text.to_string() + &pretty(tokens, "convert harness")?)
 }
@@ -279,8 +215,7 @@ fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
             .collect()
     };
     let across = side == Side::Client && has(old, "initialize") && !has(new, "initialize");
-    let mut params = Vec::new();
-    let mut results = Vec::new();
+    let mut rows = Vec::new();
     for kind in [MessageKind::Request, MessageKind::Notification] {
         let newer = sent(new, kind);
         for m in sent(old, kind) {
@@ -288,64 +223,39 @@ fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
                 continue;
             };
             let method = m.method.as_str();
-            let sent = if across {
-                quote!(.map(crate::rt::bridge::without_envelope))
-            } else {
-                quote!()
-            };
-            params.push(match (&m.params, &n.params) {
+            let params = match (&m.params, &n.params) {
                 (Some(TypeRef::Named(a)), Some(TypeRef::Named(b))) => {
                     let (a, b) = (ident(a), ident(b));
-                    quote!(#method => crate::rt::convert::value::<new::#b, old::#a>(params)#sent,)
+                    quote!((#b => #a))
                 }
-                _ => quote!(#method => ::std::result::Result::Ok(params)#sent,),
-            });
-            if let (Some(a), Some(b)) = (m.result.as_deref(), n.result.as_deref()) {
-                let cache = declares(new, b, "cacheScope");
-                let (a, b) = (ident(a), ident(b));
-                let result = if across {
-                    quote!(crate::rt::bridge::older_result(result, #cache))
-                } else {
-                    quote!(result)
-                };
-                results.push(
-                    quote!(#method => crate::rt::convert::value::<old::#a, new::#b>(#result),),
-                );
-            }
+                _ => quote!(_),
+            };
+            let result = match (m.result.as_deref(), n.result.as_deref()) {
+                (Some(a), Some(b)) => {
+                    let cache = declares(new, b, "cacheScope");
+                    let (a, b) = (ident(a), ident(b));
+                    if across {
+                        quote!(-> (#a => #b, #cache))
+                    } else {
+                        quote!(-> (#a => #b))
+                    }
+                }
+                _ => quote!(),
+            };
+            rows.push(quote!(#method: #params #result));
         }
     }
-    let table = |arms: Vec<TokenStream>, value: TokenStream| {
-        if arms.is_empty() {
-            return quote!(|_, _| ::std::option::Option::None);
-        }
-        quote!(|method, #value| ::std::option::Option::Some(match method {
-            #( #arms )*
-            _ => return ::std::option::Option::None,
-        }))
+    let to = match side {
+        Side::Server => quote!(to_client),
+        Side::Client => quote!(to_server),
     };
-    let (params, results) = (
-        table(params, quote!(params)),
-        table(results, quote!(result)),
-    );
-    let (sender, receiver) = match side {
-        Side::Server => ("a server handler", "client"),
-        Side::Client => ("a client", "server"),
-    };
-    let doc = format!(
-        " What {sender} of `{}` sends a {receiver} of `{}`, made that version's \
-         (`rt::convert::outbound`): the params of each request and notification both \
-         versions have, and the results of the requests back.",
-        new.version, old.version
-    );
-    let (from, to) = (&new.version, &old.version);
+    let era = if across { quote!(across) } else { quote!(plain) };
+    let (from, to_v) = (&new.version, &old.version);
+    let outbound = format_ident!("{}", OUTBOUND);
     quote! {
-        #[doc = #doc]
-        pub const #name: crate::rt::convert::Outbound = crate::rt::convert::Outbound {
-            from: #from,
-            to: #to,
-            params: #params,
-            result: #results,
-        };
+        crate::rt::#outbound! {
+            #to #name: new #from => old #to_v, #era { #( #rows ),* }
+        }
     }
 }
 

@@ -82,37 +82,73 @@ pub const UNION_ARMS: &str = "union_arms";
 pub const WIRE_ENUM: &str = "wire_enum";
 /// The runtime macro of a newtype (`crate::rt::newtype!(Name);`, on one line).
 pub const NEWTYPE: &str = "newtype";
-const TYPE_MACROS: [&str; 4] = [OPEN_OBJECT, CLOSED_OBJECT, UNION_ARMS, WIRE_ENUM];
+/// The runtime macro of the conversions between two versions (one row a definition).
+pub const CONVERSIONS: &str = "conversions";
+/// The runtime macro of what a handler sends an older peer (one row a method).
+pub const OUTBOUND: &str = "outbound";
+/// The test crate's macro of one pair's conversions (`tests/src/convert.rs`).
+pub const CONVERSION_PAIR: &str = "conversion_pair";
+const TABLE_MACROS: [&str; 7] = [
+    CONVERSION_PAIR,
+    OPEN_OBJECT,
+    CLOSED_OBJECT,
+    UNION_ARMS,
+    WIRE_ENUM,
+    CONVERSIONS,
+    OUTBOUND,
+];
 
 /// prettyplease flows the tokens of a macro invocation like a paragraph; the invocations
-/// of the runtime's per-type macros (`Name { entry, entry, ... }`) are rewritten one entry
-/// a line, so that they read like the field or arm lists they are. Each top-level
-/// invocation in `file` (in order) replaces the block prettyplease printed for it.
+/// of the runtime's table macros (`Name { entry, entry, ... }`) are rewritten one entry a
+/// line, so that they read like the field, arm or row lists they are. Each invocation at
+/// the top level or in an inline module of `file` (in order) replaces the block
+/// prettyplease printed for it.
 fn macro_entries_one_a_line(file: &syn::File, text: String) -> String {
-    let is_ours = |path: &syn::Path| {
-        path.segments
-            .last()
-            .is_some_and(|s| TYPE_MACROS.iter().any(|m| s.ident == m))
-    };
-    let mut bodies = file.items.iter().filter_map(|item| match item {
-        syn::Item::Macro(m) if is_ours(&m.mac.path) => Some(macro_body(&m.mac.tokens)),
-        _ => None,
-    });
-    let starts = TYPE_MACROS.map(|m| format!("crate::rt::{m}! {{"));
+    fn collect(items: &[syn::Item], bodies: &mut Vec<String>) {
+        let is_ours = |path: &syn::Path| {
+            path.segments
+                .last()
+                .is_some_and(|s| TABLE_MACROS.iter().any(|m| s.ident == m))
+        };
+        for item in items {
+            match item {
+                syn::Item::Macro(m) if is_ours(&m.mac.path) => bodies.push(macro_body(&m.mac.tokens)),
+                syn::Item::Mod(m) => {
+                    if let Some((_, inner)) = &m.content {
+                        collect(inner, bodies);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut bodies = Vec::new();
+    collect(&file.items, &mut bodies);
+    let mut bodies = bodies.into_iter();
+    let starts = TABLE_MACROS.map(|m| format!("{m}! {{"));
     let mut out = String::with_capacity(text.len());
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
         out.push_str(line);
         out.push('\n');
-        if starts.iter().any(|s| s == line) {
-            // prettyplease's block ends at the first closing brace in the first column.
+        let code = line.trim_start();
+        let ours = code.starts_with("crate::") && starts.iter().any(|s| code.ends_with(s.as_str()));
+        if ours {
+            // prettyplease's block ends at the first closing brace indented as it opened.
+            let indent = &line[..line.len() - code.len()];
+            let end = format!("{indent}}}");
             for rest in lines.by_ref() {
-                if rest == "}" {
+                if rest == end {
                     break;
                 }
             }
-            out.push_str(&bodies.next().unwrap_or_default());
-            out.push_str("}\n");
+            for body in bodies.next().unwrap_or_default().lines() {
+                out.push_str(indent);
+                out.push_str(body);
+                out.push('\n');
+            }
+            out.push_str(&end);
+            out.push('\n');
         }
     }
     out
@@ -159,16 +195,17 @@ fn attributes_one_a_line(text: &str) -> String {
     out
 }
 
-/// `Name { entry, ... }`, indented, one entry a line.
+/// `Name { entry, ... }` (or any tokens before the braces: `old "a" => new "b" { ... }`),
+/// indented, one entry a line.
 fn macro_body(tokens: &TokenStream) -> String {
-    use proc_macro2::TokenTree;
-    let mut trees = tokens.clone().into_iter();
-    let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(entries)), None) =
-        (trees.next(), trees.next(), trees.next())
-    else {
-        return format!("    {}\n", tokens_text(tokens.clone()));
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let entries = match trees.pop() {
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace && !trees.is_empty() => g,
+        _ => return format!("    {}\n", tokens_text(tokens.clone())),
     };
-    let mut out = format!("    {name} {{\n");
+    let head = tokens_text(trees.into_iter().collect());
+    let mut out = format!("    {head} {{\n");
     let mut entry = TokenStream::new();
     for tree in entries.stream() {
         match &tree {
@@ -207,9 +244,16 @@ fn tokens_text(tokens: TokenStream) -> String {
             }
             TokenTree::Punct(p) => {
                 let c = p.as_char();
+                // `=>` and `->` stand apart: `old "a" => new "b"`.
+                let arrow = (c == '=' || c == '-') && p.spacing() == Spacing::Joint;
+                if arrow && space {
+                    out.push(' ');
+                }
                 out.push(c);
-                // `,` and a lone `:` are followed by a space; the `::` of a path is not.
-                space = c == ',' || (c == ':' && p.spacing() == Spacing::Alone && !joint_colon);
+                // `,`, a lone `:`, `=>` and `->` are followed by a space; the `::` of a path is not.
+                space = c == ','
+                    || (c == ':' && p.spacing() == Spacing::Alone && !joint_colon)
+                    || (c == '>' && (out.ends_with("=>") || out.ends_with("->")));
                 joint_colon = c == ':' && p.spacing() == Spacing::Joint;
             }
             TokenTree::Group(g) => {
@@ -219,6 +263,10 @@ fn tokens_text(tokens: TokenStream) -> String {
                     Delimiter::Brace => ("{ ", " }"),
                     Delimiter::None => ("", ""),
                 };
+                // After `,`, `:`, `=>` or `->`, a group stands apart too: `a: (b)`.
+                if space && out.ends_with([',', ':', '>']) {
+                    out.push(' ');
+                }
                 out.push_str(open);
                 out.push_str(&tokens_text(g.stream()));
                 out.push_str(close);
