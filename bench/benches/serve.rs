@@ -7,7 +7,7 @@
 //!
 //! - `serve`: the version's dispatch function (`handlers::serve_client_message` for a
 //!   message the client sent, `serve_server_message` for one the server sent), with the
-//!   open policy and a handler that implements nothing (`mcp_bench::Trivial`: every request
+//!   open policy and a handler that implements nothing (the version's marker type, e.g. `mcp_bench::V2025_11_25`: every request
 //!   answered -32601, every notification ignored), its future polled once (it is ready);
 //! - `decode_encode`: the same message through `decode_from_client` /
 //!   `decode_from_server`, and a request's answer, the same -32601 error, encoded by

@@ -228,7 +228,7 @@ pub trait Typed {
         Self: Sized;
     /// Serves a request or notification as a server (a message from the client) or a
     /// client (from the server) does, through the version's `serve_client_message` /
-    /// `serve_server_message` with a handler that implements nothing ([`Trivial`]: every
+    /// `serve_server_message` with a handler that implements nothing (the version's marker type: every
     /// request answered -32601, every notification ignored): the answer, if any. `None`
     /// for a response, which is not served.
     fn serve(entry: &Entry) -> Option<String>;
@@ -238,12 +238,6 @@ pub trait Typed {
     /// `rt::jsonrpc::encode_to_vec`. The same bytes as `serve`'s answer.
     fn decode_encode(entry: &Entry) -> Result<Option<Vec<u8>>, String>;
 }
-
-/// A handler that implements no method: the trait defaults answer `ping` with an empty
-/// result and every other request with -32601, and ignore every notification. What the serve benchmark puts behind the
-/// dispatch functions, so that it measures the serve path and not a handler.
-#[derive(Debug, Clone, Copy)]
-pub struct Trivial;
 
 /// A transport that never carries anything (the trivial handler never calls the peer).
 struct Nowhere;
@@ -387,13 +381,13 @@ macro_rules! versions {
                     let policy = service::Open;
                     match entry.from {
                         Side::Client => ready(hs::serve_client_message(
-                            &Trivial,
+                            &$marker,
                             &policy,
                             client,
                             &entry.bytes,
                         )),
                         Side::Server => ready(hs::serve_server_message(
-                            &Trivial,
+                            &$marker,
                             &policy,
                             server,
                             &entry.bytes,
@@ -444,8 +438,11 @@ macro_rules! versions {
         )*
 
         $(
-            impl mcp_spec_types::$m::handlers::ServerHandler for Trivial {}
-            impl mcp_spec_types::$m::handlers::ClientHandler for Trivial {}
+            // The version's marker is its trivial handler: one type a version, so that two
+            // versions that are one module (`draft` re-exporting the newest release) do
+            // not implement the same trait twice for one type.
+            impl mcp_spec_types::$m::handlers::ServerHandler for $marker {}
+            impl mcp_spec_types::$m::handlers::ClientHandler for $marker {}
         )*
 
         /// Calls `visitor` with every version, oldest first, `draft` last.

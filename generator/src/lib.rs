@@ -236,6 +236,31 @@ pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
         stats.push(version.stats);
         models.push(version.model);
     }
+    // A version whose schema and model are an earlier one's is that module re-exported.
+    for (i, input) in inputs.iter().enumerate() {
+        let Some(target) = emit::same_as(&models[i], &models[..i]) else {
+            continue;
+        };
+        let target_input = inputs.iter().find(|x| x.version == target.version);
+        let ts_note = match (&input.ts, target_input.and_then(|x| x.ts.as_ref())) {
+            (Some(a), Some(b)) if a == b => "Its `schema.ts` is the same file too.".to_string(),
+            (Some(a), Some(b)) => {
+                let differ = a.lines().zip(b.lines()).filter(|(x, y)| x != y).count()
+                    + a.lines().count().abs_diff(b.lines().count());
+                format!(
+                    "Its `schema.ts` differs in {differ} lines, none of them a fact the \
+                     generator reads: the two models are the same."
+                )
+            }
+            _ => String::new(),
+        };
+        let module = emit::module_name(&input.version);
+        let prefix = format!("generated/src/{module}/");
+        files.retain(|(path, _)| !path.starts_with(&prefix));
+        let alias = emit::alias_module(&models[i], target, &input.path, &ts_note)?;
+        stats[i].lines = alias.lines().count();
+        files.push((format!("{prefix}mod.rs"), alias));
+    }
     let sources: Vec<String> = inputs
         .iter()
         .zip(&models)

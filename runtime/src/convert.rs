@@ -138,9 +138,9 @@ macro_rules! __conversion {
     ($from:ident :: $ty:ident => $to:ident :: $same:ident, $from_v:literal, lossless) => {
         impl ::core::convert::From<$from::$ty> for $to::$same {
             #[doc = ::core::concat!(
-                " Every `", ::core::stringify!($ty), "` value of ", $from_v,
-                " is one of the other version: nothing is lost."
-            )]
+                                " Every `", ::core::stringify!($ty), "` value of ", $from_v,
+                                " is one of the other version: nothing is lost."
+                            )]
             #[inline]
             fn from(value: $from::$ty) -> Self {
                 $crate::convert::lossless(&value)
@@ -151,8 +151,8 @@ macro_rules! __conversion {
         impl ::core::convert::TryFrom<$from::$ty> for $to::$same {
             type Error = $crate::convert::ConvertError;
             #[doc = ::core::concat!(
-                " Not every value fits (", $why, "): the error names what does not."
-            )]
+                                " Not every value fits (", $why, "): the error names what does not."
+                            )]
             #[inline]
             fn try_from(value: $from::$ty) -> ::core::result::Result<Self, Self::Error> {
                 $crate::convert::exact(&value)

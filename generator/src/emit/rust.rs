@@ -112,7 +112,9 @@ fn macro_entries_one_a_line(file: &syn::File, text: String) -> String {
         };
         for item in items {
             match item {
-                syn::Item::Macro(m) if is_ours(&m.mac.path) => bodies.push(macro_body(&m.mac.tokens)),
+                syn::Item::Macro(m) if is_ours(&m.mac.path) => {
+                    bodies.push(macro_body(&m.mac.tokens))
+                }
                 syn::Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
                         collect(inner, bodies);
