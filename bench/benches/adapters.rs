@@ -1,14 +1,17 @@
 //! What serving an older client through a generated adapter costs: the recorded
 //! `tools/call` requests of the 2025-11-25 clients in `tests/data/traffic/` (the Python and
 //! TypeScript SDKs and the conformance suite, in the member order they wrote), each served
-//! by `v2025_11_25::handlers::serve_client_message`, two ways side by side in one run:
+//! as a session serves them (`rt::service::Service::serve`), two ways side by side in one
+//! run:
 //!
-//! - `direct`: a handler written for 2025-11-25, answering a one-line text result, which
-//!   is what a server that writes its handler once per version runs;
-//! - `adapted`: the same answer from a handler written for 2026-07-28, through
-//!   `convert::v2025_11_25_v2026_07_28::ServeOlder` (the client's capabilities put into the
-//!   request's `_meta`, params converted up, the result converted down), which is what
-//!   `examples/server` runs for a 2025-11-25 client.
+//! - `direct`: a handler written for 2025-11-25 (`v2025_11_25::handlers::Server`),
+//!   answering a one-line text result, which is what a server that writes its handler once
+//!   per version runs;
+//! - `adapted`: the same answer from a handler written for 2026-07-28, its service behind
+//!   `convert::v2025_11_25_v2026_07_28::serve_older` (the request read as 2025-11-25's,
+//!   the client's capabilities put into its `_meta`, params converted up, the 2026-07-28
+//!   service asked, the result converted down), which is what `examples/server` runs for a
+//!   2025-11-25 client.
 //!
 //! The summary gives the time per request and the ratio. `cargo bench -p mcp-bench --bench
 //! adapters`.
@@ -18,9 +21,11 @@ use std::time::Duration;
 
 use criterion::Criterion;
 use mcp_bench::{criterion_home, criterion_median, nowhere, ready};
-use mcp_spec_types::convert::v2025_11_25_v2026_07_28::ServeOlder;
+use std::sync::Arc;
+
+use mcp_spec_types::convert::v2025_11_25_v2026_07_28::serve_older;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::{Open, RequestContext};
+use mcp_spec_types::rt::service::{Peer, RequestContext, Service};
 use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as new};
 
 struct Old;
@@ -69,31 +74,25 @@ fn requests() -> Vec<String> {
     out
 }
 
+/// One request served by `service`, as a session serves it.
+fn serve(service: &Arc<dyn Service>, peer: &Peer, request: &str) -> Option<String> {
+    ready(service.clone().serve(peer.clone(), request.to_owned()))
+}
+
 fn main() {
     let requests = requests();
     assert!(!requests.is_empty(), "no recorded tools/call request");
-    let back = old::handlers::ClientPeer(nowhere());
-    let adapted = ServeOlder::new(New);
+    let back = nowhere();
+    let direct: Arc<dyn Service> = Arc::new(old::handlers::Server::new(Old));
+    let adapted: Arc<dyn Service> = Arc::new(serve_older(new::handlers::Server::new(New)));
     // Both answer every request with a result, and the same text.
     for r in &requests {
-        let direct = ready(old::handlers::serve_client_message(
-            &Old,
-            &Open,
-            &back,
-            r.as_bytes(),
-        ));
-        let through = ready(old::handlers::serve_client_message(
-            &adapted,
-            &Open,
-            &back,
-            r.as_bytes(),
-        ));
         let text = |a: Option<String>| {
             let v: serde_json::Value = serde_json::from_str(&a.expect("an answer")).unwrap();
             v["result"]["content"][0]["text"].clone()
         };
-        assert_eq!(text(direct), "ok", "{r}");
-        assert_eq!(text(through), "ok", "{r}");
+        assert_eq!(text(serve(&direct, &back, r)), "ok", "{r}");
+        assert_eq!(text(serve(&adapted, &back, r)), "ok", "{r}");
     }
     let mut c = Criterion::default()
         .sample_size(30)
@@ -102,30 +101,15 @@ fn main() {
         .configure_from_args();
     let id = "adapters.v2025_11_25.tools_call";
     let mut g = c.benchmark_group(id);
-    g.bench_function("direct", |b| {
-        b.iter(|| {
-            for r in &requests {
-                black_box(ready(old::handlers::serve_client_message(
-                    &Old,
-                    &Open,
-                    &back,
-                    black_box(r.as_bytes()),
-                )));
-            }
-        })
-    });
-    g.bench_function("adapted", |b| {
-        b.iter(|| {
-            for r in &requests {
-                black_box(ready(old::handlers::serve_client_message(
-                    &adapted,
-                    &Open,
-                    &back,
-                    black_box(r.as_bytes()),
-                )));
-            }
-        })
-    });
+    for (name, service) in [("direct", &direct), ("adapted", &adapted)] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                for r in &requests {
+                    black_box(serve(service, &back, black_box(r)));
+                }
+            })
+        });
+    }
     g.finish();
     c.final_summary();
     let Some(home) = criterion_home() else {

@@ -158,8 +158,7 @@ pub mod v2024_11_05_v2025_03_26 {
             UnsubscribeRequestParams: lossless lossless,
         }
     }
-    use crate::rt::service::{NotificationContext, RequestContext};
-    crate::rt::outbound! {
+    crate::rt::translation! {
         to_client TO_OLDER_CLIENT: new "2025-03-26" => old "2024-11-05", plain {
             "ping": (PingRequestParams => PingRequestParams) -> (EmptyResult => EmptyResult),
             "roots/list": (ListRootsRequestParams => ListRootsRequestParams) -> (ListRootsResult => ListRootsResult),
@@ -173,479 +172,42 @@ pub mod v2024_11_05_v2025_03_26 {
             "notifications/tools/list_changed": (ToolListChangedNotificationParams => ToolListChangedNotificationParams),
         }
     }
-    /// Serves clients of `2024-11-05` with a server handler written for `2025-03-26`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2024-11-05` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2024-11-05`. The handler calls the client back with its own version's types, converted for it ([`TO_OLDER_CLIENT`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
-    #[derive(Debug, Clone, Default)]
-    pub struct ServeOlder<H>(pub H);
-    const _: () = {
-        /// The newer handler's context: the same request on the same connection, whose
-        /// calls back are converted for the older peer.
-        fn newer(
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> RequestContext<new::handlers::ClientPeer> {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-            RequestContext {
-                id: cx.id,
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            }
+    crate::rt::translation! {
+        from_client FROM_OLDER_CLIENT: old "2024-11-05" => new "2025-03-26", plain {
+            "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult),
+            "initialize": (InitializeRequestParams => InitializeRequestParams) -> (InitializeResult => InitializeResult),
+            "logging/setLevel": (SetLevelRequestParams => SetLevelRequestParams) -> (EmptyResult => EmptyResult),
+            "ping": (PingRequestParams => PingRequestParams) -> (EmptyResult => EmptyResult),
+            "prompts/get": (GetPromptRequestParams => GetPromptRequestParams) -> (GetPromptResult => GetPromptResult),
+            "prompts/list": (ListPromptsRequestParams => ListPromptsRequestParams) -> (ListPromptsResult => ListPromptsResult),
+            "resources/list": (ListResourcesRequestParams => ListResourcesRequestParams) -> (ListResourcesResult => ListResourcesResult),
+            "resources/read": (ReadResourceRequestParams => ReadResourceRequestParams) -> (ReadResourceResult => ReadResourceResult),
+            "resources/subscribe": (SubscribeRequestParams => SubscribeRequestParams) -> (EmptyResult => EmptyResult),
+            "resources/templates/list": (ListResourceTemplatesRequestParams => ListResourceTemplatesRequestParams) -> (ListResourceTemplatesResult => ListResourceTemplatesResult),
+            "resources/unsubscribe": (UnsubscribeRequestParams => UnsubscribeRequestParams) -> (EmptyResult => EmptyResult),
+            "tools/call": (CallToolRequestParams => CallToolRequestParams) -> (CallToolResult => CallToolResult),
+            "tools/list": (ListToolsRequestParams => ListToolsRequestParams) -> (ListToolsResult => ListToolsResult),
+            "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
+            "notifications/initialized": (InitializedNotificationParams => InitializedNotificationParams),
+            "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
+            "notifications/roots/list_changed": (RootsListChangedNotificationParams => RootsListChangedNotificationParams),
         }
-        impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
-        for ServeOlder<H> {
-            async fn complete(
-                &self,
-                params: old::CompleteRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::CompleteResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .complete(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CompleteRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CompleteResult,
-                >(&answer, "completion/complete", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn initialize(
-                &self,
-                params: old::InitializeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::InitializeResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .initialize(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::InitializeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::InitializeResult,
-                >(&answer, "initialize", "2024-11-05")?;
-                result.protocol_version = "2024-11-05".into();
-                Ok(result)
-            }
-            async fn set_level(
-                &self,
-                params: old::SetLevelRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .set_level(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::SetLevelRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "logging/setLevel", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn ping(
-                &self,
-                params: ::std::option::Option<old::PingRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .ping(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::PingRequestParams>,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "ping", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn get_prompt(
-                &self,
-                params: old::GetPromptRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::GetPromptResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .get_prompt(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::GetPromptRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::GetPromptResult,
-                >(&answer, "prompts/get", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn list_prompts(
-                &self,
-                params: ::std::option::Option<old::ListPromptsRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListPromptsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_prompts(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListPromptsRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListPromptsResult,
-                >(&answer, "prompts/list", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn list_resources(
-                &self,
-                params: ::std::option::Option<old::ListResourcesRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListResourcesResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_resources(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListResourcesRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListResourcesResult,
-                >(&answer, "resources/list", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn read_resource(
-                &self,
-                params: old::ReadResourceRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ReadResourceResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .read_resource(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::ReadResourceRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ReadResourceResult,
-                >(&answer, "resources/read", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn subscribe(
-                &self,
-                params: old::SubscribeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .subscribe(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::SubscribeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "resources/subscribe", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn list_resource_templates(
-                &self,
-                params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListResourceTemplatesResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_resource_templates(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListResourceTemplatesRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListResourceTemplatesResult,
-                >(&answer, "resources/templates/list", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn unsubscribe(
-                &self,
-                params: old::UnsubscribeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .unsubscribe(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::UnsubscribeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "resources/unsubscribe", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn call_tool(
-                &self,
-                params: old::CallToolRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::CallToolResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .call_tool(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CallToolRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CallToolResult,
-                >(&answer, "tools/call", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn list_tools(
-                &self,
-                params: ::std::option::Option<old::ListToolsRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListToolsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_tools(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListToolsRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListToolsResult,
-                >(&answer, "tools/list", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn on_cancelled(
-                &self,
-                params: old::CancelledNotificationParams,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_cancelled(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::CancelledNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_initialized(
-                &self,
-                params: ::std::option::Option<old::InitializedNotificationParams>,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_initialized(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::InitializedNotificationParams,
-                                >,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_progress(
-                &self,
-                params: old::ProgressNotificationParams,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_progress(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ProgressNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_roots_list_changed(
-                &self,
-                params: ::std::option::Option<old::RootsListChangedNotificationParams>,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_roots_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::RootsListChangedNotificationParams,
-                                >,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-        }
-    };
-    crate::rt::outbound! {
+    }
+    /// Serves clients of `2024-11-05` with the service of a server of `2025-03-26` (`new::handlers::Server`, or an adapter of the pair after this one): see [`rt::adapt`](crate::rt::adapt). One per connection.
+    pub fn serve_older(
+        newer: impl crate::rt::service::Service,
+    ) -> crate::rt::adapt::Adapter<
+        old::methods::ClientRequest,
+        old::methods::ClientNotification,
+    > {
+        crate::rt::adapt::Adapter::new(
+            newer,
+            FROM_OLDER_CLIENT,
+            TO_OLDER_CLIENT,
+            old::methods::BATCHES,
+        )
+    }
+    crate::rt::translation! {
         to_server TO_OLDER_SERVER: new "2025-03-26" => old "2024-11-05", plain {
             "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult),
             "initialize": (InitializeRequestParams => InitializeRequestParams) -> (InitializeResult => InitializeResult),
@@ -666,289 +228,34 @@ pub mod v2024_11_05_v2025_03_26 {
             "notifications/roots/list_changed": (RootsListChangedNotificationParams => RootsListChangedNotificationParams),
         }
     }
-    /// Answers servers of `2024-11-05` with a client handler written for `2025-03-26`: each request both versions have (sampling, elicitation, roots) is converted up, answered by the newer handler, and its result converted down; a request only `2024-11-05` has is answered by the older trait's default. Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. The handler calls the server back with its own version's types, converted for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair before.
-    #[derive(Debug, Clone, Default)]
-    pub struct AnswerOlder<H>(pub H);
-    const _: () = {
-        /// The newer handler's context: the same request on the same connection, whose
-        /// calls back are converted for the older peer.
-        fn newer(
-            cx: RequestContext<old::handlers::ServerPeer>,
-        ) -> RequestContext<new::handlers::ServerPeer> {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-            RequestContext {
-                id: cx.id,
-                meta: cx.meta,
-                peer: new::handlers::ServerPeer(peer),
-            }
+    crate::rt::translation! {
+        from_server FROM_OLDER_SERVER: old "2024-11-05" => new "2025-03-26", plain {
+            "ping": (PingRequestParams => PingRequestParams) -> (EmptyResult => EmptyResult),
+            "roots/list": (ListRootsRequestParams => ListRootsRequestParams) -> (ListRootsResult => ListRootsResult),
+            "sampling/createMessage": (CreateMessageRequestParams => CreateMessageRequestParams) -> (CreateMessageResult => CreateMessageResult),
+            "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
+            "notifications/message": (LoggingMessageNotificationParams => LoggingMessageNotificationParams),
+            "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
+            "notifications/prompts/list_changed": (PromptListChangedNotificationParams => PromptListChangedNotificationParams),
+            "notifications/resources/list_changed": (ResourceListChangedNotificationParams => ResourceListChangedNotificationParams),
+            "notifications/resources/updated": (ResourceUpdatedNotificationParams => ResourceUpdatedNotificationParams),
+            "notifications/tools/list_changed": (ToolListChangedNotificationParams => ToolListChangedNotificationParams),
         }
-        impl<H: new::handlers::ClientHandler> old::handlers::ClientHandler
-        for AnswerOlder<H> {
-            async fn ping(
-                &self,
-                params: ::std::option::Option<old::PingRequestParams>,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .ping(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::PingRequestParams>,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "ping", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn list_roots(
-                &self,
-                params: ::std::option::Option<old::ListRootsRequestParams>,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::ListRootsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_roots(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListRootsRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListRootsResult,
-                >(&answer, "roots/list", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn create_message(
-                &self,
-                params: old::CreateMessageRequestParams,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::CreateMessageResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .create_message(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CreateMessageRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CreateMessageResult,
-                >(&answer, "sampling/createMessage", "2024-11-05")?;
-                Ok(result)
-            }
-            async fn on_cancelled(
-                &self,
-                params: old::CancelledNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_cancelled(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::CancelledNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_logging_message(
-                &self,
-                params: old::LoggingMessageNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_logging_message(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::LoggingMessageNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_progress(
-                &self,
-                params: old::ProgressNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_progress(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ProgressNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_prompt_list_changed(
-                &self,
-                params: ::std::option::Option<old::PromptListChangedNotificationParams>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_prompt_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::PromptListChangedNotificationParams,
-                                >,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_resource_list_changed(
-                &self,
-                params: ::std::option::Option<
-                    old::ResourceListChangedNotificationParams,
-                >,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_resource_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ResourceListChangedNotificationParams,
-                                >,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_resource_updated(
-                &self,
-                params: old::ResourceUpdatedNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_resource_updated(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ResourceUpdatedNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_tool_list_changed(
-                &self,
-                params: ::std::option::Option<old::ToolListChangedNotificationParams>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_tool_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ToolListChangedNotificationParams,
-                                >,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-        }
-    };
+    }
+    /// Answers servers of `2024-11-05` with the service of a client of `2025-03-26` (`new::handlers::Client`, or an adapter of the pair after this one): see [`rt::adapt`](crate::rt::adapt). The client's own calls go through [`TO_OLDER_SERVER`] (`rt::convert::outbound`).
+    pub fn answer_older(
+        newer: impl crate::rt::service::Service,
+    ) -> crate::rt::adapt::Adapter<
+        old::methods::ServerRequest,
+        old::methods::ServerNotification,
+    > {
+        crate::rt::adapt::Adapter::new(
+            newer,
+            FROM_OLDER_SERVER,
+            TO_OLDER_SERVER,
+            old::methods::BATCHES,
+        )
+    }
 }
 
 /// `2025-03-26` ⇄ `2025-06-18`.
@@ -1078,8 +385,7 @@ pub mod v2025_03_26_v2025_06_18 {
             UnsubscribeRequestParams: lossless lossless,
         }
     }
-    use crate::rt::service::{NotificationContext, RequestContext};
-    crate::rt::outbound! {
+    crate::rt::translation! {
         to_client TO_OLDER_CLIENT: new "2025-06-18" => old "2025-03-26", plain {
             "ping": (PingRequestParams => PingRequestParams) -> (EmptyResult => EmptyResult),
             "roots/list": (ListRootsRequestParams => ListRootsRequestParams) -> (ListRootsResult => ListRootsResult),
@@ -1093,469 +399,42 @@ pub mod v2025_03_26_v2025_06_18 {
             "notifications/tools/list_changed": (ResultObject => ToolListChangedNotificationParams),
         }
     }
-    /// Serves clients of `2025-03-26` with a server handler written for `2025-06-18`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-03-26` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-03-26`. The handler calls the client back with its own version's types, converted for it ([`TO_OLDER_CLIENT`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
-    #[derive(Debug, Clone, Default)]
-    pub struct ServeOlder<H>(pub H);
-    const _: () = {
-        /// The newer handler's context: the same request on the same connection, whose
-        /// calls back are converted for the older peer.
-        fn newer(
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> RequestContext<new::handlers::ClientPeer> {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-            RequestContext {
-                id: cx.id,
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            }
+    crate::rt::translation! {
+        from_client FROM_OLDER_CLIENT: old "2025-03-26" => new "2025-06-18", plain {
+            "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult),
+            "initialize": (InitializeRequestParams => InitializeRequestParams) -> (InitializeResult => InitializeResult),
+            "logging/setLevel": (SetLevelRequestParams => SetLevelRequestParams) -> (EmptyResult => EmptyResult),
+            "ping": (PingRequestParams => PingRequestParams) -> (EmptyResult => EmptyResult),
+            "prompts/get": (GetPromptRequestParams => GetPromptRequestParams) -> (GetPromptResult => GetPromptResult),
+            "prompts/list": (ListPromptsRequestParams => ListPromptsRequestParams) -> (ListPromptsResult => ListPromptsResult),
+            "resources/list": (ListResourcesRequestParams => ListResourcesRequestParams) -> (ListResourcesResult => ListResourcesResult),
+            "resources/read": (ReadResourceRequestParams => ReadResourceRequestParams) -> (ReadResourceResult => ReadResourceResult),
+            "resources/subscribe": (SubscribeRequestParams => SubscribeRequestParams) -> (EmptyResult => EmptyResult),
+            "resources/templates/list": (ListResourceTemplatesRequestParams => ListResourceTemplatesRequestParams) -> (ListResourceTemplatesResult => ListResourceTemplatesResult),
+            "resources/unsubscribe": (UnsubscribeRequestParams => UnsubscribeRequestParams) -> (EmptyResult => EmptyResult),
+            "tools/call": (CallToolRequestParams => CallToolRequestParams) -> (CallToolResult => CallToolResult),
+            "tools/list": (ListToolsRequestParams => ListToolsRequestParams) -> (ListToolsResult => ListToolsResult),
+            "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
+            "notifications/initialized": (InitializedNotificationParams => ResultObject),
+            "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
+            "notifications/roots/list_changed": (RootsListChangedNotificationParams => ResultObject),
         }
-        impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
-        for ServeOlder<H> {
-            async fn complete(
-                &self,
-                params: old::CompleteRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::CompleteResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .complete(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CompleteRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CompleteResult,
-                >(&answer, "completion/complete", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn initialize(
-                &self,
-                params: old::InitializeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::InitializeResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .initialize(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::InitializeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::InitializeResult,
-                >(&answer, "initialize", "2025-03-26")?;
-                result.protocol_version = "2025-03-26".into();
-                Ok(result)
-            }
-            async fn set_level(
-                &self,
-                params: old::SetLevelRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .set_level(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::SetLevelRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "logging/setLevel", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn ping(
-                &self,
-                params: ::std::option::Option<old::PingRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .ping(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::PingRequestParams>,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "ping", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn get_prompt(
-                &self,
-                params: old::GetPromptRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::GetPromptResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .get_prompt(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::GetPromptRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::GetPromptResult,
-                >(&answer, "prompts/get", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn list_prompts(
-                &self,
-                params: ::std::option::Option<old::ListPromptsRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListPromptsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_prompts(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListPromptsRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListPromptsResult,
-                >(&answer, "prompts/list", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn list_resources(
-                &self,
-                params: ::std::option::Option<old::ListResourcesRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListResourcesResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_resources(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListResourcesRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListResourcesResult,
-                >(&answer, "resources/list", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn read_resource(
-                &self,
-                params: old::ReadResourceRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ReadResourceResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .read_resource(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::ReadResourceRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ReadResourceResult,
-                >(&answer, "resources/read", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn subscribe(
-                &self,
-                params: old::SubscribeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .subscribe(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::SubscribeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "resources/subscribe", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn list_resource_templates(
-                &self,
-                params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListResourceTemplatesResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_resource_templates(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListResourceTemplatesRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListResourceTemplatesResult,
-                >(&answer, "resources/templates/list", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn unsubscribe(
-                &self,
-                params: old::UnsubscribeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .unsubscribe(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::UnsubscribeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "resources/unsubscribe", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn call_tool(
-                &self,
-                params: old::CallToolRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::CallToolResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .call_tool(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CallToolRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CallToolResult,
-                >(&answer, "tools/call", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn list_tools(
-                &self,
-                params: ::std::option::Option<old::ListToolsRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListToolsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_tools(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListToolsRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListToolsResult,
-                >(&answer, "tools/list", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn on_cancelled(
-                &self,
-                params: old::CancelledNotificationParams,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_cancelled(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::CancelledNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_initialized(
-                &self,
-                params: ::std::option::Option<old::InitializedNotificationParams>,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_initialized(
-                        match params
-                            .as_ref()
-                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_progress(
-                &self,
-                params: old::ProgressNotificationParams,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_progress(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ProgressNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_roots_list_changed(
-                &self,
-                params: ::std::option::Option<old::RootsListChangedNotificationParams>,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_roots_list_changed(
-                        match params
-                            .as_ref()
-                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-        }
-    };
-    crate::rt::outbound! {
+    }
+    /// Serves clients of `2025-03-26` with the service of a server of `2025-06-18` (`new::handlers::Server`, or an adapter of the pair after this one): see [`rt::adapt`](crate::rt::adapt). One per connection.
+    pub fn serve_older(
+        newer: impl crate::rt::service::Service,
+    ) -> crate::rt::adapt::Adapter<
+        old::methods::ClientRequest,
+        old::methods::ClientNotification,
+    > {
+        crate::rt::adapt::Adapter::new(
+            newer,
+            FROM_OLDER_CLIENT,
+            TO_OLDER_CLIENT,
+            old::methods::BATCHES,
+        )
+    }
+    crate::rt::translation! {
         to_server TO_OLDER_SERVER: new "2025-06-18" => old "2025-03-26", plain {
             "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult),
             "initialize": (InitializeRequestParams => InitializeRequestParams) -> (InitializeResult => InitializeResult),
@@ -1576,274 +455,34 @@ pub mod v2025_03_26_v2025_06_18 {
             "notifications/roots/list_changed": (ResultObject => RootsListChangedNotificationParams),
         }
     }
-    /// Answers servers of `2025-03-26` with a client handler written for `2025-06-18`: each request both versions have (sampling, elicitation, roots) is converted up, answered by the newer handler, and its result converted down; a request only `2025-03-26` has is answered by the older trait's default. Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. The handler calls the server back with its own version's types, converted for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair before.
-    #[derive(Debug, Clone, Default)]
-    pub struct AnswerOlder<H>(pub H);
-    const _: () = {
-        /// The newer handler's context: the same request on the same connection, whose
-        /// calls back are converted for the older peer.
-        fn newer(
-            cx: RequestContext<old::handlers::ServerPeer>,
-        ) -> RequestContext<new::handlers::ServerPeer> {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-            RequestContext {
-                id: cx.id,
-                meta: cx.meta,
-                peer: new::handlers::ServerPeer(peer),
-            }
+    crate::rt::translation! {
+        from_server FROM_OLDER_SERVER: old "2025-03-26" => new "2025-06-18", plain {
+            "ping": (PingRequestParams => PingRequestParams) -> (EmptyResult => EmptyResult),
+            "roots/list": (ListRootsRequestParams => ListRootsRequestParams) -> (ListRootsResult => ListRootsResult),
+            "sampling/createMessage": (CreateMessageRequestParams => CreateMessageRequestParams) -> (CreateMessageResult => CreateMessageResult),
+            "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
+            "notifications/message": (LoggingMessageNotificationParams => LoggingMessageNotificationParams),
+            "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
+            "notifications/prompts/list_changed": (PromptListChangedNotificationParams => ResultObject),
+            "notifications/resources/list_changed": (ResourceListChangedNotificationParams => ResultObject),
+            "notifications/resources/updated": (ResourceUpdatedNotificationParams => ResourceUpdatedNotificationParams),
+            "notifications/tools/list_changed": (ToolListChangedNotificationParams => ResultObject),
         }
-        impl<H: new::handlers::ClientHandler> old::handlers::ClientHandler
-        for AnswerOlder<H> {
-            async fn ping(
-                &self,
-                params: ::std::option::Option<old::PingRequestParams>,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .ping(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::PingRequestParams>,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "ping", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn list_roots(
-                &self,
-                params: ::std::option::Option<old::ListRootsRequestParams>,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::ListRootsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_roots(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListRootsRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListRootsResult,
-                >(&answer, "roots/list", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn create_message(
-                &self,
-                params: old::CreateMessageRequestParams,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::CreateMessageResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .create_message(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CreateMessageRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CreateMessageResult,
-                >(&answer, "sampling/createMessage", "2025-03-26")?;
-                Ok(result)
-            }
-            async fn on_cancelled(
-                &self,
-                params: old::CancelledNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_cancelled(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::CancelledNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_logging_message(
-                &self,
-                params: old::LoggingMessageNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_logging_message(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::LoggingMessageNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_progress(
-                &self,
-                params: old::ProgressNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_progress(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ProgressNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_prompt_list_changed(
-                &self,
-                params: ::std::option::Option<old::PromptListChangedNotificationParams>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_prompt_list_changed(
-                        match params
-                            .as_ref()
-                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_resource_list_changed(
-                &self,
-                params: ::std::option::Option<
-                    old::ResourceListChangedNotificationParams,
-                >,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_resource_list_changed(
-                        match params
-                            .as_ref()
-                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_resource_updated(
-                &self,
-                params: old::ResourceUpdatedNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_resource_updated(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ResourceUpdatedNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_tool_list_changed(
-                &self,
-                params: ::std::option::Option<old::ToolListChangedNotificationParams>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_tool_list_changed(
-                        match params
-                            .as_ref()
-                            .map(crate::rt::convert::params_up::<_, new::ResultObject>)
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-        }
-    };
+    }
+    /// Answers servers of `2025-03-26` with the service of a client of `2025-06-18` (`new::handlers::Client`, or an adapter of the pair after this one): see [`rt::adapt`](crate::rt::adapt). The client's own calls go through [`TO_OLDER_SERVER`] (`rt::convert::outbound`).
+    pub fn answer_older(
+        newer: impl crate::rt::service::Service,
+    ) -> crate::rt::adapt::Adapter<
+        old::methods::ServerRequest,
+        old::methods::ServerNotification,
+    > {
+        crate::rt::adapt::Adapter::new(
+            newer,
+            FROM_OLDER_SERVER,
+            TO_OLDER_SERVER,
+            old::methods::BATCHES,
+        )
+    }
 }
 
 /// `2025-06-18` ⇄ `2025-11-25`.
@@ -1979,8 +618,7 @@ pub mod v2025_06_18_v2025_11_25 {
             UnsubscribeRequestParams: lossless lossless,
         }
     }
-    use crate::rt::service::{NotificationContext, RequestContext};
-    crate::rt::outbound! {
+    crate::rt::translation! {
         to_client TO_OLDER_CLIENT: new "2025-11-25" => old "2025-06-18", plain {
             "elicitation/create": (ElicitRequestParams => ElicitRequestParams) -> (ElicitResult => ElicitOutcome),
             "ping": (RequestParams => PingRequestParams) -> (EmptyResult => EmptyResult),
@@ -1995,471 +633,42 @@ pub mod v2025_06_18_v2025_11_25 {
             "notifications/tools/list_changed": (NotificationParams => ResultObject),
         }
     }
-    /// Serves clients of `2025-06-18` with a server handler written for `2025-11-25`: each request both versions have is converted up, answered by the newer handler, and its result converted down; a request only `2025-06-18` has is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. `initialize` answers with `2025-06-18`. The handler calls the client back with its own version's types, converted for it ([`TO_OLDER_CLIENT`]). Chains: `ServeOlder(ServeOlder(h))` through the pair before.
-    #[derive(Debug, Clone, Default)]
-    pub struct ServeOlder<H>(pub H);
-    const _: () = {
-        /// The newer handler's context: the same request on the same connection, whose
-        /// calls back are converted for the older peer.
-        fn newer(
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> RequestContext<new::handlers::ClientPeer> {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-            RequestContext {
-                id: cx.id,
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            }
+    crate::rt::translation! {
+        from_client FROM_OLDER_CLIENT: old "2025-06-18" => new "2025-11-25", plain {
+            "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult),
+            "initialize": (InitializeRequestParams => InitializeRequestParams) -> (InitializeResult => InitializeResult),
+            "logging/setLevel": (SetLevelRequestParams => SetLevelRequestParams) -> (EmptyResult => EmptyResult),
+            "ping": (PingRequestParams => RequestParams) -> (EmptyResult => EmptyResult),
+            "prompts/get": (GetPromptRequestParams => GetPromptRequestParams) -> (GetPromptResult => GetPromptResult),
+            "prompts/list": (ListPromptsRequestParams => PaginatedRequestParams) -> (ListPromptsResult => ListPromptsResult),
+            "resources/list": (ListResourcesRequestParams => PaginatedRequestParams) -> (ListResourcesResult => ListResourcesResult),
+            "resources/read": (ReadResourceRequestParams => ReadResourceRequestParams) -> (ReadResourceResult => ReadResourceResult),
+            "resources/subscribe": (SubscribeRequestParams => SubscribeRequestParams) -> (EmptyResult => EmptyResult),
+            "resources/templates/list": (ListResourceTemplatesRequestParams => PaginatedRequestParams) -> (ListResourceTemplatesResult => ListResourceTemplatesResult),
+            "resources/unsubscribe": (UnsubscribeRequestParams => UnsubscribeRequestParams) -> (EmptyResult => EmptyResult),
+            "tools/call": (CallToolRequestParams => CallToolRequestParams) -> (CallToolOutcome => CallToolResult),
+            "tools/list": (ListToolsRequestParams => PaginatedRequestParams) -> (ListToolsResult => ListToolsResult),
+            "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
+            "notifications/initialized": (ResultObject => NotificationParams),
+            "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
+            "notifications/roots/list_changed": (ResultObject => NotificationParams),
         }
-        impl<H: new::handlers::ServerHandler> old::handlers::ServerHandler
-        for ServeOlder<H> {
-            async fn complete(
-                &self,
-                params: old::CompleteRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::CompleteResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .complete(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CompleteRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CompleteResult,
-                >(&answer, "completion/complete", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn initialize(
-                &self,
-                params: old::InitializeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::InitializeResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .initialize(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::InitializeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::InitializeResult,
-                >(&answer, "initialize", "2025-06-18")?;
-                result.protocol_version = "2025-06-18".into();
-                Ok(result)
-            }
-            async fn set_level(
-                &self,
-                params: old::SetLevelRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .set_level(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::SetLevelRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "logging/setLevel", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn ping(
-                &self,
-                params: ::std::option::Option<old::PingRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .ping(
-                        params
-                            .as_ref()
-                            .map(crate::rt::convert::params_up::<_, new::RequestParams>)
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "ping", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn get_prompt(
-                &self,
-                params: old::GetPromptRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::GetPromptResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .get_prompt(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::GetPromptRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::GetPromptResult,
-                >(&answer, "prompts/get", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn list_prompts(
-                &self,
-                params: ::std::option::Option<old::ListPromptsRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListPromptsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_prompts(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::PaginatedRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListPromptsResult,
-                >(&answer, "prompts/list", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn list_resources(
-                &self,
-                params: ::std::option::Option<old::ListResourcesRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListResourcesResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_resources(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::PaginatedRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListResourcesResult,
-                >(&answer, "resources/list", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn read_resource(
-                &self,
-                params: old::ReadResourceRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ReadResourceResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .read_resource(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::ReadResourceRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ReadResourceResult,
-                >(&answer, "resources/read", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn subscribe(
-                &self,
-                params: old::SubscribeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .subscribe(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::SubscribeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "resources/subscribe", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn list_resource_templates(
-                &self,
-                params: ::std::option::Option<old::ListResourceTemplatesRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListResourceTemplatesResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_resource_templates(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::PaginatedRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListResourceTemplatesResult,
-                >(&answer, "resources/templates/list", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn unsubscribe(
-                &self,
-                params: old::UnsubscribeRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .unsubscribe(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::UnsubscribeRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "resources/unsubscribe", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn call_tool(
-                &self,
-                params: old::CallToolRequestParams,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::CallToolResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .call_tool(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CallToolRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CallToolResult,
-                >(&answer, "tools/call", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn list_tools(
-                &self,
-                params: ::std::option::Option<old::ListToolsRequestParams>,
-                cx: RequestContext<old::handlers::ClientPeer>,
-            ) -> ::std::result::Result<
-                old::ListToolsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_tools(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::PaginatedRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListToolsResult,
-                >(&answer, "tools/list", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn on_cancelled(
-                &self,
-                params: old::CancelledNotificationParams,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_cancelled(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::CancelledNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_initialized(
-                &self,
-                params: ::std::option::Option<old::ResultObject>,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_initialized(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::NotificationParams>,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_progress(
-                &self,
-                params: old::ProgressNotificationParams,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_progress(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ProgressNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_roots_list_changed(
-                &self,
-                params: ::std::option::Option<old::ResultObject>,
-                cx: NotificationContext<old::handlers::ClientPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ClientPeer(peer),
-                };
-                self.0
-                    .on_roots_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::NotificationParams>,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-        }
-    };
-    crate::rt::outbound! {
+    }
+    /// Serves clients of `2025-06-18` with the service of a server of `2025-11-25` (`new::handlers::Server`, or an adapter of the pair after this one): see [`rt::adapt`](crate::rt::adapt). One per connection.
+    pub fn serve_older(
+        newer: impl crate::rt::service::Service,
+    ) -> crate::rt::adapt::Adapter<
+        old::methods::ClientRequest,
+        old::methods::ClientNotification,
+    > {
+        crate::rt::adapt::Adapter::new(
+            newer,
+            FROM_OLDER_CLIENT,
+            TO_OLDER_CLIENT,
+            old::methods::BATCHES,
+        )
+    }
+    crate::rt::translation! {
         to_server TO_OLDER_SERVER: new "2025-11-25" => old "2025-06-18", plain {
             "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult),
             "initialize": (InitializeRequestParams => InitializeRequestParams) -> (InitializeResult => InitializeResult),
@@ -2480,296 +689,35 @@ pub mod v2025_06_18_v2025_11_25 {
             "notifications/roots/list_changed": (NotificationParams => ResultObject),
         }
     }
-    /// Answers servers of `2025-06-18` with a client handler written for `2025-11-25`: each request both versions have (sampling, elicitation, roots) is converted up, answered by the newer handler, and its result converted down; a request only `2025-06-18` has is answered by the older trait's default. Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. The handler calls the server back with its own version's types, converted for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair before.
-    #[derive(Debug, Clone, Default)]
-    pub struct AnswerOlder<H>(pub H);
-    const _: () = {
-        /// The newer handler's context: the same request on the same connection, whose
-        /// calls back are converted for the older peer.
-        fn newer(
-            cx: RequestContext<old::handlers::ServerPeer>,
-        ) -> RequestContext<new::handlers::ServerPeer> {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-            RequestContext {
-                id: cx.id,
-                meta: cx.meta,
-                peer: new::handlers::ServerPeer(peer),
-            }
+    crate::rt::translation! {
+        from_server FROM_OLDER_SERVER: old "2025-06-18" => new "2025-11-25", plain {
+            "elicitation/create": (ElicitRequestParams => ElicitRequestParams) -> (ElicitOutcome => ElicitResult),
+            "ping": (PingRequestParams => RequestParams) -> (EmptyResult => EmptyResult),
+            "roots/list": (ListRootsRequestParams => RequestParams) -> (ListRootsResult => ListRootsResult),
+            "sampling/createMessage": (CreateMessageRequestParams => CreateMessageRequestParams) -> (CreateMessageOutcome => CreateMessageResult),
+            "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
+            "notifications/message": (LoggingMessageNotificationParams => LoggingMessageNotificationParams),
+            "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
+            "notifications/prompts/list_changed": (ResultObject => NotificationParams),
+            "notifications/resources/list_changed": (ResultObject => NotificationParams),
+            "notifications/resources/updated": (ResourceUpdatedNotificationParams => ResourceUpdatedNotificationParams),
+            "notifications/tools/list_changed": (ResultObject => NotificationParams),
         }
-        impl<H: new::handlers::ClientHandler> old::handlers::ClientHandler
-        for AnswerOlder<H> {
-            async fn elicit(
-                &self,
-                params: old::ElicitRequestParams,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::ElicitResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .elicit(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::ElicitRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ElicitResult,
-                >(&answer, "elicitation/create", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn ping(
-                &self,
-                params: ::std::option::Option<old::PingRequestParams>,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::EmptyResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .ping(
-                        params
-                            .as_ref()
-                            .map(crate::rt::convert::params_up::<_, new::RequestParams>)
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::EmptyResult,
-                >(&answer, "ping", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn list_roots(
-                &self,
-                params: ::std::option::Option<old::ListRootsRequestParams>,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::ListRootsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_roots(
-                        params
-                            .as_ref()
-                            .map(crate::rt::convert::params_up::<_, new::RequestParams>)
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListRootsResult,
-                >(&answer, "roots/list", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn create_message(
-                &self,
-                params: old::CreateMessageRequestParams,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::CreateMessageResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .create_message(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CreateMessageRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CreateMessageResult,
-                >(&answer, "sampling/createMessage", "2025-06-18")?;
-                Ok(result)
-            }
-            async fn on_cancelled(
-                &self,
-                params: old::CancelledNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_cancelled(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::CancelledNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_logging_message(
-                &self,
-                params: old::LoggingMessageNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_logging_message(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::LoggingMessageNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_progress(
-                &self,
-                params: old::ProgressNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_progress(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ProgressNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_prompt_list_changed(
-                &self,
-                params: ::std::option::Option<old::ResultObject>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_prompt_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::NotificationParams>,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_resource_list_changed(
-                &self,
-                params: ::std::option::Option<old::ResultObject>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_resource_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::NotificationParams>,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_resource_updated(
-                &self,
-                params: old::ResourceUpdatedNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_resource_updated(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ResourceUpdatedNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_tool_list_changed(
-                &self,
-                params: ::std::option::Option<old::ResultObject>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_tool_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::NotificationParams>,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-        }
-    };
+    }
+    /// Answers servers of `2025-06-18` with the service of a client of `2025-11-25` (`new::handlers::Client`, or an adapter of the pair after this one): see [`rt::adapt`](crate::rt::adapt). The client's own calls go through [`TO_OLDER_SERVER`] (`rt::convert::outbound`).
+    pub fn answer_older(
+        newer: impl crate::rt::service::Service,
+    ) -> crate::rt::adapt::Adapter<
+        old::methods::ServerRequest,
+        old::methods::ServerNotification,
+    > {
+        crate::rt::adapt::Adapter::new(
+            newer,
+            FROM_OLDER_SERVER,
+            TO_OLDER_SERVER,
+            old::methods::BATCHES,
+        )
+    }
 }
 
 /// `2025-11-25` ⇄ `2026-07-28`.
@@ -2919,8 +867,7 @@ pub mod v2025_11_25_v2026_07_28 {
             UntitledSingleSelectEnumSchema: lossless lossless,
         }
     }
-    use crate::rt::service::{NotificationContext, RequestContext};
-    crate::rt::outbound! {
+    crate::rt::translation! {
         to_client TO_OLDER_CLIENT: new "2026-07-28" => old "2025-11-25", plain {
             "elicitation/create": (ElicitRequestParams => ElicitRequestParams) -> (ElicitOutcome => ElicitResult),
             "roots/list": (ListRootsRequestParams => RequestParams) -> (ListRootsResult => ListRootsResult),
@@ -2934,383 +881,35 @@ pub mod v2025_11_25_v2026_07_28 {
             "notifications/tools/list_changed": (NotificationParams => NotificationParams),
         }
     }
-    use crate::rt::service::Meta;
-    use ::std::sync::Arc;
-    /// Serves clients of `2025-11-25` with a server handler written for `2026-07-28`, across the change of lifecycle (what each side's becomes in the other is in [`rt::bridge`](crate::rt::bridge)): each request both versions have gets the client's capabilities, info and log level in its `_meta`, input the handler asks for is asked of the client, and the result is converted down; `initialize` is answered from `server/discover`. A request only `2025-11-25` has, and that the bridge does not make of the newer one's, is answered by the older trait's default (-32601). Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. One per connection: it remembers what the client said. What the handler sends the client is converted for it ([`TO_OLDER_CLIENT`]).
-    pub struct ServeOlder<H> {
-        handler: Arc<H>,
-        bridge: Arc<crate::rt::bridge::Bridge>,
-    }
-    impl<H> ServeOlder<H> {
-        /// Serves `handler` to one connection of `2025-11-25` clients; resource subscriptions are not offered.
-        pub fn new(handler: H) -> Self {
-            ServeOlder {
-                handler: Arc::new(handler),
-                bridge: Arc::new(crate::rt::bridge::Bridge::new("2026-07-28")),
-            }
-        }
-        /// This adapter, serving resource subscriptions with a `subscriptions/listen`
-        /// that `spawn` runs in the background (`|f| { tokio::spawn(f); }`). Call it
-        /// before serving: it starts the connection afresh.
-        pub fn with_spawn(
-            self,
-            spawn: impl Fn(
-                crate::rt::service::BoxFuture<'static, ()>,
-            ) + Send + Sync + 'static,
-        ) -> Self {
-            let bridge = crate::rt::bridge::Bridge::new("2026-07-28")
-                .with_spawn(Arc::new(spawn));
-            ServeOlder {
-                handler: self.handler,
-                bridge: Arc::new(bridge),
-            }
+    crate::rt::translation! {
+        from_client FROM_OLDER_CLIENT: old "2025-11-25" => new "2026-07-28", plain ["ping"] {
+            "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult),
+            "initialize": (InitializeRequestParams => RequestParams) -> (json => InitializeResult),
+            "prompts/get": (GetPromptRequestParams => GetPromptRequestParams) -> (GetPromptOutcome => GetPromptResult),
+            "prompts/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListPromptsResult => ListPromptsResult),
+            "resources/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListResourcesResult => ListResourcesResult),
+            "resources/read": (ReadResourceRequestParams => ReadResourceRequestParams) -> (ReadResourceOutcome => ReadResourceResult),
+            "resources/templates/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListResourceTemplatesResult => ListResourceTemplatesResult),
+            "tools/call": (CallToolRequestParams => CallToolRequestParams) -> (CallToolOutcome => CallToolOutcome),
+            "tools/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListToolsResult => ListToolsResult),
+            "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
         }
     }
-    impl<H> ::std::clone::Clone for ServeOlder<H> {
-        fn clone(&self) -> Self {
-            ServeOlder {
-                handler: self.handler.clone(),
-                bridge: self.bridge.clone(),
-            }
-        }
+    /// Serves clients of `2025-11-25` with the service of a server of `2026-07-28` (`new::handlers::Server`, or an adapter of the pair after this one): see [`rt::adapt`](crate::rt::adapt). One per connection.
+    pub fn serve_older(
+        newer: impl crate::rt::service::Service,
+    ) -> crate::rt::adapt::Adapter<
+        old::methods::ClientRequest,
+        old::methods::ClientNotification,
+    > {
+        crate::rt::adapt::Adapter::across(
+            newer,
+            FROM_OLDER_CLIENT,
+            TO_OLDER_CLIENT,
+            old::methods::BATCHES,
+        )
     }
-    impl<H> ::std::fmt::Debug for ServeOlder<H> {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_struct("ServeOlder")
-                .field("bridge", &self.bridge)
-                .finish_non_exhaustive()
-        }
-    }
-    /// The newer handler's context: the same request on the same connection, with the
-    /// `_meta` the bridge gave it, and `peer` (the client, through [`TO_OLDER_CLIENT`]).
-    fn newer(
-        cx: &RequestContext<old::handlers::ClientPeer>,
-        peer: &crate::rt::service::Peer,
-        meta: Meta,
-    ) -> RequestContext<new::handlers::ClientPeer> {
-        RequestContext {
-            id: cx.id.clone(),
-            meta: ::std::option::Option::Some(meta),
-            peer: new::handlers::ClientPeer(peer.clone()),
-        }
-    }
-    impl<H: new::handlers::ServerHandler + 'static> ServeOlder<H> {
-        /// Changes the subscribed URIs and restarts the handler's listener for them.
-        fn listen<S: crate::serde::Serialize>(
-            &self,
-            subscribe: bool,
-            params: &S,
-            cx: &RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<(), crate::rt::jsonrpc::ErrorObject> {
-            let handler = self.handler.clone();
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-            let peer = crate::rt::bridge::older_peer(&peer);
-            self.bridge
-                .resubscribe(
-                    subscribe,
-                    params,
-                    move |params, meta| {
-                        let params = crate::rt::convert::params_up::<
-                            _,
-                            new::SubscriptionsListenRequestParams,
-                        >(&params)?;
-                        let cx = RequestContext {
-                            id: crate::rt::jsonrpc::Id::String(
-                                "subscriptions/listen".into(),
-                            ),
-                            meta: ::std::option::Option::Some(meta),
-                            peer: new::handlers::ClientPeer(peer),
-                        };
-                        ::std::result::Result::Ok(
-                            ::std::boxed::Box::pin(async move {
-                                let _ = handler.subscriptions_listen(params, cx).await;
-                            }),
-                        )
-                    },
-                )
-        }
-    }
-    impl<H: new::handlers::ServerHandler + 'static> old::handlers::ServerHandler
-    for ServeOlder<H> {
-        async fn complete(
-            &self,
-            params: old::CompleteRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::CompleteResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self.handler.complete(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            crate::rt::convert::result_down::<
-                _,
-                old::CompleteResult,
-            >(&answer, "completion/complete", "2025-11-25")
-        }
-        async fn initialize(
-            &self,
-            params: old::InitializeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::InitializeResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            self.bridge.initialize(&params);
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self.handler.discover(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            let result = self.bridge.initialize_result(&answer, "2025-11-25")?;
-            crate::rt::convert::result_down::<
-                _,
-                old::InitializeResult,
-            >(&result, "initialize", "2025-11-25")
-        }
-        async fn set_level(
-            &self,
-            params: old::SetLevelRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            let _ = cx;
-            self.bridge.set_level(&params)?;
-            Ok(::std::default::Default::default())
-        }
-        async fn get_prompt(
-            &self,
-            params: old::GetPromptRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::GetPromptResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self.handler.get_prompt(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            crate::rt::convert::result_down::<
-                _,
-                old::GetPromptResult,
-            >(&answer, "prompts/get", "2025-11-25")
-        }
-        async fn list_prompts(
-            &self,
-            params: ::std::option::Option<old::PaginatedRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListPromptsResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self.handler.list_prompts(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            crate::rt::convert::result_down::<
-                _,
-                old::ListPromptsResult,
-            >(&answer, "prompts/list", "2025-11-25")
-        }
-        async fn list_resources(
-            &self,
-            params: ::std::option::Option<old::PaginatedRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListResourcesResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self.handler.list_resources(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            crate::rt::convert::result_down::<
-                _,
-                old::ListResourcesResult,
-            >(&answer, "resources/list", "2025-11-25")
-        }
-        async fn read_resource(
-            &self,
-            params: old::ReadResourceRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ReadResourceResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self.handler.read_resource(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            crate::rt::convert::result_down::<
-                _,
-                old::ReadResourceResult,
-            >(&answer, "resources/read", "2025-11-25")
-        }
-        async fn subscribe(
-            &self,
-            params: old::SubscribeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            self.listen(true, &params, &cx)?;
-            Ok(::std::default::Default::default())
-        }
-        async fn list_resource_templates(
-            &self,
-            params: ::std::option::Option<old::PaginatedRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListResourceTemplatesResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self
-                                .handler
-                                .list_resource_templates(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            crate::rt::convert::result_down::<
-                _,
-                old::ListResourceTemplatesResult,
-            >(&answer, "resources/templates/list", "2025-11-25")
-        }
-        async fn unsubscribe(
-            &self,
-            params: old::UnsubscribeRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<old::EmptyResult, crate::rt::jsonrpc::ErrorObject> {
-            self.listen(false, &params, &cx)?;
-            Ok(::std::default::Default::default())
-        }
-        async fn call_tool(
-            &self,
-            params: old::CallToolRequestParams,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::CallToolOutcome,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self.handler.call_tool(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            crate::rt::convert::result_down::<
-                _,
-                old::CallToolOutcome,
-            >(&answer, "tools/call", "2025-11-25")
-        }
-        async fn list_tools(
-            &self,
-            params: ::std::option::Option<old::PaginatedRequestParams>,
-            cx: RequestContext<old::handlers::ClientPeer>,
-        ) -> ::std::result::Result<
-            old::ListToolsResult,
-            crate::rt::jsonrpc::ErrorObject,
-        > {
-            let answer = {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge
-                    .call(
-                        &params,
-                        &peer,
-                        |params, meta| {
-                            self.handler.list_tools(params, newer(&cx, &peer, meta))
-                        },
-                    )
-                    .await?
-            };
-            crate::rt::convert::result_down::<
-                _,
-                old::ListToolsResult,
-            >(&answer, "tools/list", "2025-11-25")
-        }
-        async fn on_cancelled(
-            &self,
-            params: old::CancelledNotificationParams,
-            cx: NotificationContext<old::handlers::ClientPeer>,
-        ) {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-            let cx = NotificationContext {
-                meta: cx.meta,
-                peer: new::handlers::ClientPeer(peer),
-            };
-            self.handler
-                .on_cancelled(
-                    match crate::rt::convert::params_up::<
-                        _,
-                        new::CancelledNotificationParams,
-                    >(&params) {
-                        Ok(p) => p,
-                        Err(_) => return,
-                    },
-                    cx,
-                )
-                .await
-        }
-    }
-    crate::rt::outbound! {
+    crate::rt::translation! {
         to_server TO_OLDER_SERVER: new "2026-07-28" => old "2025-11-25", across {
             "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult, false),
             "prompts/get": (GetPromptRequestParams => GetPromptRequestParams) -> (GetPromptResult => GetPromptOutcome, false),
@@ -3323,274 +922,103 @@ pub mod v2025_11_25_v2026_07_28 {
             "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
         }
     }
-    /// Answers servers of `2025-11-25` with a client handler written for `2026-07-28`: each request both versions have (sampling, elicitation, roots) is converted up, answered by the newer handler, and its result converted down; a request only `2025-11-25` has is answered by the older trait's default. Params that do not convert are -32602; a result the older version cannot carry is -32603, naming what. The handler calls the server back with its own version's types, converted for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair before.
-    #[derive(Debug, Clone, Default)]
-    pub struct AnswerOlder<H>(pub H);
-    const _: () = {
-        /// The newer handler's context: the same request on the same connection, whose
-        /// calls back are converted for the older peer.
-        fn newer(
-            cx: RequestContext<old::handlers::ServerPeer>,
-        ) -> RequestContext<new::handlers::ServerPeer> {
-            let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-            RequestContext {
-                id: cx.id,
-                meta: cx.meta,
-                peer: new::handlers::ServerPeer(peer),
-            }
+    crate::rt::translation! {
+        from_server FROM_OLDER_SERVER: old "2025-11-25" => new "2026-07-28", plain ["ping"] {
+            "elicitation/create": (ElicitRequestParams => ElicitRequestParams) -> (ElicitResult => ElicitOutcome),
+            "roots/list": (RequestParams => ListRootsRequestParams) -> (ListRootsResult => ListRootsResult),
+            "sampling/createMessage": (CreateMessageRequestParams => CreateMessageRequestParams) -> (CreateMessageResult => CreateMessageOutcome),
+            "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
+            "notifications/message": (LoggingMessageNotificationParams => LoggingMessageNotificationParams),
+            "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
+            "notifications/prompts/list_changed": (NotificationParams => NotificationParams),
+            "notifications/resources/list_changed": (NotificationParams => NotificationParams),
+            "notifications/resources/updated": (ResourceUpdatedNotificationParams => ResourceUpdatedNotificationParams),
+            "notifications/tools/list_changed": (NotificationParams => NotificationParams),
         }
-        impl<H: new::handlers::ClientHandler> old::handlers::ClientHandler
-        for AnswerOlder<H> {
-            async fn elicit(
-                &self,
-                params: old::ElicitRequestParams,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::ElicitOutcome,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .elicit(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::ElicitRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ElicitOutcome,
-                >(&answer, "elicitation/create", "2025-11-25")?;
-                Ok(result)
-            }
-            async fn list_roots(
-                &self,
-                params: ::std::option::Option<old::RequestParams>,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::ListRootsResult,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .list_roots(
-                        params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<
-                                    _,
-                                    new::ListRootsRequestParams,
-                                >,
-                            )
-                            .transpose()?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::ListRootsResult,
-                >(&answer, "roots/list", "2025-11-25")?;
-                Ok(result)
-            }
-            async fn create_message(
-                &self,
-                params: old::CreateMessageRequestParams,
-                cx: RequestContext<old::handlers::ServerPeer>,
-            ) -> ::std::result::Result<
-                old::CreateMessageOutcome,
-                crate::rt::jsonrpc::ErrorObject,
-            > {
-                let answer = self
-                    .0
-                    .create_message(
-                        crate::rt::convert::params_up::<
-                            _,
-                            new::CreateMessageRequestParams,
-                        >(&params)?,
-                        newer(cx),
-                    )
-                    .await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<
-                    _,
-                    old::CreateMessageOutcome,
-                >(&answer, "sampling/createMessage", "2025-11-25")?;
-                Ok(result)
-            }
-            async fn on_cancelled(
-                &self,
-                params: old::CancelledNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_cancelled(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::CancelledNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_logging_message(
-                &self,
-                params: old::LoggingMessageNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_logging_message(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::LoggingMessageNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_progress(
-                &self,
-                params: old::ProgressNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_progress(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ProgressNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_prompt_list_changed(
-                &self,
-                params: ::std::option::Option<old::NotificationParams>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_prompt_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::NotificationParams>,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_resource_list_changed(
-                &self,
-                params: ::std::option::Option<old::NotificationParams>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_resource_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::NotificationParams>,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_resource_updated(
-                &self,
-                params: old::ResourceUpdatedNotificationParams,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_resource_updated(
-                        match crate::rt::convert::params_up::<
-                            _,
-                            new::ResourceUpdatedNotificationParams,
-                        >(&params) {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-            async fn on_tool_list_changed(
-                &self,
-                params: ::std::option::Option<old::NotificationParams>,
-                cx: NotificationContext<old::handlers::ServerPeer>,
-            ) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_SERVER);
-                let cx = NotificationContext {
-                    meta: cx.meta,
-                    peer: new::handlers::ServerPeer(peer),
-                };
-                self.0
-                    .on_tool_list_changed(
-                        match params
-                            .as_ref()
-                            .map(
-                                crate::rt::convert::params_up::<_, new::NotificationParams>,
-                            )
-                            .transpose()
-                        {
-                            Ok(p) => p,
-                            Err(_) => return,
-                        },
-                        cx,
-                    )
-                    .await
-            }
-        }
-    };
+    }
+    /// Answers servers of `2025-11-25` with the service of a client of `2026-07-28` (`new::handlers::Client`, or an adapter of the pair after this one): see [`rt::adapt`](crate::rt::adapt). The client's own calls go through [`TO_OLDER_SERVER`] (`rt::convert::outbound`).
+    pub fn answer_older(
+        newer: impl crate::rt::service::Service,
+    ) -> crate::rt::adapt::Adapter<
+        old::methods::ServerRequest,
+        old::methods::ServerNotification,
+    > {
+        crate::rt::adapt::Adapter::new(
+            newer,
+            FROM_OLDER_SERVER,
+            TO_OLDER_SERVER,
+            old::methods::BATCHES,
+        )
+    }
 }
+
+/// The pairs of consecutive versions the adapters join, newest first (those whose
+/// features are on): what `mcp-spec-session` walks to serve or answer every older
+/// version with one handler.
+#[cfg(feature = "convert")]
+pub const ADAPTERS: &[crate::rt::adapt::Pair] = &[
+    #[cfg(all(feature = "v2025_11_25", feature = "v2026_07_28"))]
+    crate::rt::adapt::Pair {
+        older: "2025-11-25",
+        newer: "2026-07-28",
+        serve_older: ::std::option::Option::Some(|newer, spawn| {
+            ::std::sync::Arc::new(
+                v2025_11_25_v2026_07_28::serve_older(newer).spawning(spawn),
+            )
+        }),
+        answer_older: ::std::option::Option::Some(|newer| {
+            ::std::sync::Arc::new(v2025_11_25_v2026_07_28::answer_older(newer))
+        }),
+        to_older_server: ::std::option::Option::Some(
+            v2025_11_25_v2026_07_28::TO_OLDER_SERVER,
+        ),
+    },
+    #[cfg(all(feature = "v2025_06_18", feature = "v2025_11_25"))]
+    crate::rt::adapt::Pair {
+        older: "2025-06-18",
+        newer: "2025-11-25",
+        serve_older: ::std::option::Option::Some(|newer, spawn| {
+            ::std::sync::Arc::new(
+                v2025_06_18_v2025_11_25::serve_older(newer).spawning(spawn),
+            )
+        }),
+        answer_older: ::std::option::Option::Some(|newer| {
+            ::std::sync::Arc::new(v2025_06_18_v2025_11_25::answer_older(newer))
+        }),
+        to_older_server: ::std::option::Option::Some(
+            v2025_06_18_v2025_11_25::TO_OLDER_SERVER,
+        ),
+    },
+    #[cfg(all(feature = "v2025_03_26", feature = "v2025_06_18"))]
+    crate::rt::adapt::Pair {
+        older: "2025-03-26",
+        newer: "2025-06-18",
+        serve_older: ::std::option::Option::Some(|newer, spawn| {
+            ::std::sync::Arc::new(
+                v2025_03_26_v2025_06_18::serve_older(newer).spawning(spawn),
+            )
+        }),
+        answer_older: ::std::option::Option::Some(|newer| {
+            ::std::sync::Arc::new(v2025_03_26_v2025_06_18::answer_older(newer))
+        }),
+        to_older_server: ::std::option::Option::Some(
+            v2025_03_26_v2025_06_18::TO_OLDER_SERVER,
+        ),
+    },
+    #[cfg(all(feature = "v2024_11_05", feature = "v2025_03_26"))]
+    crate::rt::adapt::Pair {
+        older: "2024-11-05",
+        newer: "2025-03-26",
+        serve_older: ::std::option::Option::Some(|newer, spawn| {
+            ::std::sync::Arc::new(
+                v2024_11_05_v2025_03_26::serve_older(newer).spawning(spawn),
+            )
+        }),
+        answer_older: ::std::option::Option::Some(|newer| {
+            ::std::sync::Arc::new(v2024_11_05_v2025_03_26::answer_older(newer))
+        }),
+        to_older_server: ::std::option::Option::Some(
+            v2024_11_05_v2025_03_26::TO_OLDER_SERVER,
+        ),
+    },
+];

@@ -278,3 +278,32 @@ pub const ANSWERED_BY_DEFAULT: &[(&str, &str)] = &[(
 pub fn answered_by_default(method: &str) -> bool {
     ANSWERED_BY_DEFAULT.iter().any(|(m, _)| *m == method)
 }
+
+/// The lifecycle methods of the two eras, which the version adapters and the version
+/// list meet on: an `initialize`-era version answers `initialize`, a `server/discover`-era
+/// version `server/discover` (the runtime's `rt::adapt` and `rt::bridge` say what each
+/// becomes in the other); and the result member that says how a newer result may be
+/// cached, which a result from an older server is given (`rt::bridge::older_result`).
+pub struct Lifecycle {
+    /// The older era's handshake.
+    pub initialize: &'static str,
+    /// What the newer era asks instead.
+    pub discover: &'static str,
+    /// The member of a discover-era result that says how it may be cached.
+    pub cache_scope: &'static str,
+}
+
+/// The lifecycle methods, as the specification names them.
+pub const LIFECYCLE: Lifecycle = Lifecycle {
+    initialize: "initialize",
+    discover: "server/discover",
+    cache_scope: "cacheScope",
+};
+
+/// The request whose handler method's documentation says how a tool's own failure is
+/// answered (an error result, not a JSON-RPC error).
+pub const CALL_TOOL: &str = "tools/call";
+
+/// The union of the answers to a discover-era result's input requests
+/// ([`INPUT_REQUEST_UNION`]), as `answer_inputs` gives them.
+pub const INPUT_RESPONSE_UNION: &str = "InputResponse";

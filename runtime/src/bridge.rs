@@ -1,6 +1,6 @@
 //! Serving a client of the `initialize` era (2025-11-25 and before) with a server handler
-//! of the `server/discover` era (2026-07-28 on). The generated
-//! `convert::<older>_<newer>::ServeOlder` of such a pair is made of these pieces; this
+//! of the `server/discover` era (2026-07-28 on). The [`adapt`](crate::adapt) adapter of
+//! such a pair (`convert::<older>_<newer>::serve_older`) is made of these pieces; this
 //! module holds what the two lifecycles need of each other, in JSON, by the member names
 //! of the 2026-07-28 specification.
 //!
@@ -11,7 +11,7 @@
 //! | `initialize`'s `capabilities` and `clientInfo` | `_meta` `io.modelcontextprotocol/clientCapabilities` and `/clientInfo` on every request |
 //! | `logging/setLevel` (or nothing: an older server sends what it likes) | `_meta` `io.modelcontextprotocol/logLevel` on every request (`debug` until it is set) |
 //! | `initialize` | `server/discover`; its capabilities, instructions and `_meta` `io.modelcontextprotocol/serverInfo` make the `initialize` result |
-//! | a request the server answers with requests of its own (sampling, elicitation, roots) | a result of `resultType` `input_required`: [`Bridge::call`] sends those requests to the client and calls the handler again with `inputResponses` and `requestState` |
+//! | a request the server answers with requests of its own (sampling, elicitation, roots) | a result of `resultType` `input_required`: the adapter sends those requests to the client and calls the handler again with `inputResponses` and `requestState` |
 //! | `resources/subscribe`, `resources/unsubscribe` | one `subscriptions/listen` with the subscribed URIs, running in the background (only with [`Bridge::with_spawn`]) |
 //!
 //! A client of the newer era calling a server of the older sends its params
@@ -28,13 +28,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::convert::params_up;
 use crate::jsonrpc::ErrorObject;
 use crate::service::{BoxFuture, Meta, Peer, Transport, TransportError};
-use crate::strict::Check;
 
 /// The request `_meta` key of the version the params are in.
 pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -51,13 +48,13 @@ pub const MAX_ROUNDS: usize = 16;
 
 /// Runs a future in the background: the one thing a bridge needs of an async runtime
 /// (`|f| { tokio::spawn(f); }`).
-pub type Spawn = Arc<dyn Fn(BoxFuture<'static, ()>) + Send + Sync>;
+pub type SpawnFn = Arc<dyn Fn(BoxFuture<'static, ()>) + Send + Sync>;
 
 /// What one connection of an older client has told the server, kept to speak for it to a
 /// newer handler. Dropping it stops the background `subscriptions/listen`.
 pub struct Bridge {
     version: &'static str,
-    spawn: Option<Spawn>,
+    spawn: Option<SpawnFn>,
     state: Mutex<State>,
 }
 
@@ -103,7 +100,7 @@ impl Bridge {
     /// This bridge, serving resource subscriptions with a `subscriptions/listen` that
     /// `spawn` runs in the background. Without it, `resources/subscribe` is -32601 and the
     /// `initialize` result does not offer it.
-    pub fn with_spawn(mut self, spawn: Spawn) -> Bridge {
+    pub fn with_spawn(mut self, spawn: SpawnFn) -> Bridge {
         self.spawn = Some(spawn);
         self
     }
@@ -143,17 +140,11 @@ impl Bridge {
     }
 
     /// An older request's params (`null` for none) with the bridge's `_meta` added (the
-    /// bridge's keys win), as the newer handler's params `T` and their `_meta`.
-    pub fn params<S, T>(&self, params: &S) -> Result<(T, Meta), ErrorObject>
-    where
-        S: Serialize + ?Sized,
-        T: DeserializeOwned + Serialize + Check,
-    {
-        let value = self.params_value(params)?;
-        decode(&value)
-    }
-
-    fn params_value<S: Serialize + ?Sized>(&self, params: &S) -> Result<Value, ErrorObject> {
+    /// bridge's keys win).
+    pub(crate) fn params_value<S: Serialize + ?Sized>(
+        &self,
+        params: &S,
+    ) -> Result<Value, ErrorObject> {
         let mut params = match serde_json::to_value(params) {
             Ok(Value::Object(m)) => m,
             Ok(Value::Null) => Map::new(),
@@ -174,45 +165,10 @@ impl Bridge {
         Ok(Value::Object(params))
     }
 
-    /// Answers an older request with a newer handler: its params (`null` for none) get the
-    /// bridge's `_meta` and become the handler's; while the handler's result asks for
-    /// input (`resultType` `input_required`), each of its `inputRequests` is sent to the
-    /// client through `peer`, and the handler is called again with the answers as
-    /// `inputResponses` and its `requestState`. The result is the first that does not
-    /// ask. A client's error, or input asked more than [`MAX_ROUNDS`] times, is -32603.
-    pub async fn call<S, T, R, F, Fut>(
-        &self,
-        params: &S,
-        peer: &Peer,
-        mut handler: F,
-    ) -> Result<R, ErrorObject>
-    where
-        S: Serialize + ?Sized,
-        T: DeserializeOwned + Serialize + Check,
-        R: Serialize,
-        F: FnMut(T, Meta) -> Fut,
-        Fut: Future<Output = Result<R, ErrorObject>>,
-    {
-        let mut value = self.params_value(params)?;
-        for _ in 0..MAX_ROUNDS {
-            let (params, meta) = decode(&value)?;
-            let result = handler(params, meta).await?;
-            let json = serde_json::to_value(&result)
-                .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
-            if json.get("resultType").and_then(Value::as_str) != Some("input_required") {
-                return Ok(result);
-            }
-            ask(&json, &mut value, peer).await?;
-        }
-        Err(ErrorObject::internal_error(format!(
-            "the handler still asked for input after {MAX_ROUNDS} rounds"
-        )))
-    }
-
     /// The `initialize` result (as JSON) made of a `server/discover` result: the older
     /// `version`, the capabilities (without `resources.subscribe` where this bridge cannot
-    /// serve it), `instructions`, `_meta`, and the `serverInfo` the discover result gives
-    /// in its `_meta`. A discover result without it cannot answer `initialize` (-32603).
+    /// serve it), `instructions`, and the `serverInfo` the discover result gives in its
+    /// `_meta` (the rest of that `_meta` kept). A discover result without it cannot answer `initialize` (-32603).
     pub fn initialize_result<R: Serialize>(
         &self,
         discover: &R,
@@ -243,9 +199,15 @@ impl Bridge {
         result.insert("protocolVersion".into(), version.into());
         result.insert("capabilities".into(), capabilities);
         result.insert("serverInfo".into(), server_info.clone());
-        for key in ["instructions", "_meta"] {
-            if let Some(v) = discover.get(key) {
-                result.insert(key.into(), v.clone());
+        if let Some(v) = discover.get("instructions") {
+            result.insert("instructions".into(), v.clone());
+        }
+        // The result's `_meta`, without the server info `serverInfo` now says.
+        if let Some(Value::Object(meta)) = discover.get("_meta") {
+            let mut meta = meta.clone();
+            meta.remove(SERVER_INFO);
+            if !meta.is_empty() {
+                result.insert("_meta".into(), Value::Object(meta));
             }
         }
         Ok(Value::Object(result))
@@ -359,22 +321,19 @@ pub fn without_envelope(mut params: Value) -> Value {
     params
 }
 
-/// The newer handler's params from their JSON, and their `_meta`.
-fn decode<T>(value: &Value) -> Result<(T, Meta), ErrorObject>
-where
-    T: DeserializeOwned + Serialize + Check,
-{
-    let params: T = params_up(value)?;
-    let meta = match value.get("_meta") {
-        Some(Value::Object(m)) => Meta::from(m.clone()),
-        _ => Meta::from(Map::new()),
-    };
-    Ok((params, meta))
+/// Whether a newer handler's result asks for input (`resultType` `input_required`): the
+/// adapter sends its `inputRequests` to the client ([`ask`]) and calls the handler again.
+pub(crate) fn asks_input(result: &Value) -> bool {
+    result.get("resultType").and_then(Value::as_str) == Some("input_required")
 }
 
 /// Sends the `inputRequests` of an `input_required` result to the client, and puts the
 /// answers and the `requestState` into the params of the next call.
-async fn ask(result: &Value, params: &mut Value, peer: &Peer) -> Result<(), ErrorObject> {
+pub(crate) async fn ask(
+    result: &Value,
+    params: &mut Value,
+    peer: &Peer,
+) -> Result<(), ErrorObject> {
     let mut responses = Map::new();
     let requests = result.get("inputRequests").and_then(Value::as_object);
     for (key, request) in requests.into_iter().flatten() {

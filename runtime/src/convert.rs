@@ -161,18 +161,26 @@ macro_rules! __conversion {
     };
 }
 
-/// An [`Outbound`] table, one row a method: the params of what a handler of the newer
-/// version sends an older peer, as `(Newer => Older)` (`_` where the method has no params
-/// of a named type: they go as they are), and for a request the result that comes back,
-/// `-> (Older => Newer)`. `to_client` makes what a server handler sends its client,
-/// `to_server` what a client sends its server. `plain` converts between two versions of
-/// one lifecycle era; `across` between the eras (the params lose the newer era's envelope,
-/// [`bridge::without_envelope`](crate::bridge::without_envelope), and each result gets
-/// what the newer era requires, [`bridge::older_result`](crate::bridge::older_result),
+/// A [`Translation`] table, one row a method both versions have: its params, as
+/// `(From => To)` (`_` where the method has no params of a named type: they go as they
+/// are), and for a request the result that comes back, `-> (To => From)` (`json` where
+/// the value is JSON an adapter made, not one of the other version's types). A list in
+/// brackets before the rows names the requests of `From` that `To` does not have and that
+/// are answered with an empty result ([`Translation::answered`]).
+///
+/// The direction says who sends what: `to_client` is what a server handler of the newer
+/// version sends its older client, `to_server` what a newer client sends its older
+/// server (both for [`outbound`]); `from_client` is what an older client sends a newer
+/// server handler, `from_server` what an older server sends a newer client (both for the
+/// adapters of [`adapt`](crate::adapt)). `plain` converts between two versions of one
+/// lifecycle era; `across`, for `to_server` from the `server/discover` era to the
+/// `initialize` era, also takes the newer era's envelope out of the params
+/// ([`bridge::without_envelope`](crate::bridge::without_envelope)) and gives each result
+/// what the newer era requires ([`bridge::older_result`](crate::bridge::older_result),
 /// whose `true` says the newer result has a cache scope).
 ///
 /// ```ignore
-/// crate::rt::outbound! {
+/// crate::rt::translation! {
 ///     to_client TO_OLDER_CLIENT: new "2025-06-18" => old "2025-03-26", plain {
 ///         "roots/list": _ -> (ListRootsResult => ListRootsResult),
 ///         "notifications/progress": (ProgressNotificationParams => ProgressNotificationParams),
@@ -180,60 +188,86 @@ macro_rules! __conversion {
 /// }
 /// ```
 #[macro_export]
-macro_rules! outbound {
-    (to_client $name:ident : $new:ident $from:literal => $old:ident $to:literal, $era:ident {
+macro_rules! translation {
+    ($dir:ident $name:ident : $from:ident $from_v:literal => $to:ident $to_v:literal, $era:ident
+        $([$($answered:literal),* $(,)?])? {
         $( $method:literal : $params:tt $(-> $result:tt)? ),* $(,)?
     }) => {
-        $crate::outbound!(@table $name ("a server handler", "client"), $new $from => $old $to, $era {
-            $( $method : $params $(-> $result)? ),*
-        });
-    };
-    (to_server $name:ident : $new:ident $from:literal => $old:ident $to:literal, $era:ident {
-        $( $method:literal : $params:tt $(-> $result:tt)? ),* $(,)?
-    }) => {
-        $crate::outbound!(@table $name ("a client", "server"), $new $from => $old $to, $era {
-            $( $method : $params $(-> $result)? ),*
-        });
-    };
-    (@table $name:ident ($sender:literal, $receiver:literal), $new:ident $from:literal => $old:ident $to:literal, $era:ident {
-        $( $method:literal : $params:tt $(-> $result:tt)? ),*
-    }) => {
-        #[doc = ::core::concat!(
-            " What ", $sender, " of `", $from, "` sends a ", $receiver, " of `", $to,
-            "`, made that version's (`rt::convert::outbound`): the params of each request and \
-             notification both versions have, and the results of the requests back."
-        )]
+        #[doc = $crate::translation!(@doc $dir, $from_v, $to_v)]
         #[allow(unreachable_code)]
-        pub const $name: $crate::convert::Outbound = $crate::convert::Outbound {
-            from: $from,
-            to: $to,
+        pub const $name: $crate::convert::Translation = $crate::convert::Translation {
+            from: $from_v,
+            to: $to_v,
+            methods: &[$($method),*],
+            answered: &[$($($answered),*)?],
             params: |method, params| ::core::option::Option::Some(match method {
-                $( $method => $crate::outbound!(@params $era $new $old params $params), )*
+                $( $method => $crate::translation!(@params $dir $era $from $to params $params), )*
                 _ => return ::core::option::Option::None,
             }),
             result: |method, result| ::core::option::Option::Some(match method {
-                $( $( $method => $crate::outbound!(@result $era $new $old result $result), )? )*
+                $( $( $method => $crate::translation!(@result $dir $era $from $to result $result), )? )*
                 _ => return ::core::option::Option::None,
             }),
         };
     };
-    (@params plain $new:ident $old:ident $value:ident _) => {
+    (@doc to_client, $from:literal, $to:literal) => {
+        ::core::concat!(" What a server handler of `", $from, "` sends a client of `", $to,
+            "`, made that version's ([`outbound`](crate::rt::convert::outbound)): the params \
+             of each request and notification both versions have, and the results back.")
+    };
+    (@doc to_server, $from:literal, $to:literal) => {
+        ::core::concat!(" What a client of `", $from, "` sends a server of `", $to,
+            "`, made that version's ([`outbound`](crate::rt::convert::outbound)): the params \
+             of each request and notification both versions have, and the results back.")
+    };
+    (@doc from_client, $from:literal, $to:literal) => {
+        ::core::concat!(" What a client of `", $from, "` sends a server handler of `", $to,
+            "`, made the handler's ([`rt::adapt`](crate::rt::adapt)): the params of each \
+             request and notification both versions have, and the results back.")
+    };
+    (@doc from_server, $from:literal, $to:literal) => {
+        ::core::concat!(" What a server of `", $from, "` sends a client handler of `", $to,
+            "`, made the handler's ([`rt::adapt`](crate::rt::adapt)): the params of each \
+             request and notification both versions have, and the results back.")
+    };
+    // Params: down (`value_down`) from a newer handler to an older peer, up (`value`)
+    // from an older peer to a newer handler; results the other way round.
+    (@params $dir:ident plain $from:ident $to:ident $value:ident _) => {
         ::core::result::Result::Ok($value)
     };
-    (@params across $new:ident $old:ident $value:ident _) => {
+    (@params $dir:ident across $from:ident $to:ident $value:ident _) => {
         ::core::result::Result::Ok($value).map($crate::bridge::without_envelope)
     };
-    (@params plain $new:ident $old:ident $value:ident ($a:ident => $b:ident)) => {
-        $crate::convert::value::<$new::$a, $old::$b>($value)
+    (@params $dir:ident plain $from:ident $to:ident $value:ident (json => $b:ident)) => {
+        $crate::convert::value::<$crate::serde_json::Value, $to::$b>($value)
     };
-    (@params across $new:ident $old:ident $value:ident ($a:ident => $b:ident)) => {
-        $crate::convert::value::<$new::$a, $old::$b>($value).map($crate::bridge::without_envelope)
+    (@params to_client plain $from:ident $to:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value_down::<$from::$a, $to::$b>($value)
     };
-    (@result plain $new:ident $old:ident $value:ident ($a:ident => $b:ident)) => {
-        $crate::convert::value::<$old::$a, $new::$b>($value)
+    (@params to_server plain $from:ident $to:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value_down::<$from::$a, $to::$b>($value)
     };
-    (@result across $new:ident $old:ident $value:ident ($a:ident => $b:ident, $cache:literal)) => {
-        $crate::convert::value::<$old::$a, $new::$b>($crate::bridge::older_result($value, $cache))
+    (@params to_server across $from:ident $to:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value_down::<$from::$a, $to::$b>($value)
+            .map($crate::bridge::without_envelope)
+    };
+    (@params $dir:ident plain $from:ident $to:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value::<$from::$a, $to::$b>($value)
+    };
+    (@result $dir:ident plain $from:ident $to:ident $value:ident (json => $b:ident)) => {
+        $crate::convert::value::<$crate::serde_json::Value, $from::$b>($value)
+    };
+    (@result from_client plain $from:ident $to:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value_down::<$to::$a, $from::$b>($value)
+    };
+    (@result from_server plain $from:ident $to:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value_down::<$to::$a, $from::$b>($value)
+    };
+    (@result $dir:ident plain $from:ident $to:ident $value:ident ($a:ident => $b:ident)) => {
+        $crate::convert::value::<$to::$a, $from::$b>($value)
+    };
+    (@result $dir:ident across $from:ident $to:ident $value:ident ($a:ident => $b:ident, $cache:literal)) => {
+        $crate::convert::value::<$to::$a, $from::$b>($crate::bridge::older_result($value, $cache))
     };
 }
 
@@ -268,25 +302,84 @@ where
     S: DeserializeOwned + Serialize + Check,
     T: DeserializeOwned + Serialize + Check,
 {
+    Ok(converted::<S, T>(value)?.2)
+}
+
+/// `value` decoded as an `S`, converted by [`exact`] into a `T`, and the `T` as JSON.
+fn converted<S, T>(value: Value) -> Result<(S, T, Value), ConvertError>
+where
+    S: DeserializeOwned + Serialize + Check,
+    T: DeserializeOwned + Serialize + Check,
+{
     let source: S = path::from_value(value).map_err(|e| {
         let e = e.without_position();
         ConvertError::new(e.path(), format!("does not decode: {}", e.inner()))
     })?;
     let target: T = exact(&source)?;
-    serde_json::to_value(&target)
-        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))
+    let json = serde_json::to_value(&target)
+        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
+    Ok((source, target, json))
 }
 
-/// How the messages a handler of one version sends its peer become those of the peer's
-/// version, per method: for each request and notification, its params; for each request,
-/// its result on the way back. `None` for a method the peer's version does not have.
-/// Generated for each pair of versions (`convert::<older>_<newer>`).
+/// The general field every version reserves on every request's params, result and
+/// notification's params; an older schema may declare it on its base types only (a
+/// 2025-06-18 `tools/call` params type does not name it), and it is never left out.
+const GENERAL_FIELD: &str = "_meta";
+
+/// Whether `path` names the general field of the value itself.
+fn general(path: &str) -> bool {
+    path == GENERAL_FIELD
+}
+
+/// [`value`] for a peer of an older version: the JSON of `T` without the members that `S`
+/// declares and `T` does not (what only the newer version defines, such as a
+/// 2026-07-28 result's `resultType`, `cacheScope` and `ttlMs`, which a 2024-11-05 client
+/// has no use for), and with every member `S` held without declaring it (what a peer
+/// sent, kept as it came) and the value's own `_meta`. The adapters and [`outbound`]
+/// convert down with it.
+pub fn value_down<S, T>(value: Value) -> Result<Value, ConvertError>
+where
+    S: DeserializeOwned + Serialize + Check,
+    T: DeserializeOwned + Serialize + Check,
+{
+    let (source, target, mut json) = converted::<S, T>(value)?;
+    let kept = strict::undeclared(&source);
+    let within = |path: &str| {
+        kept.iter().any(|k| {
+            path.strip_prefix(k.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        })
+    };
+    // Deepest first, so that a path still names its member when its parent goes.
+    let mut newer_only: Vec<String> = strict::undeclared(&target)
+        .into_iter()
+        .filter(|p| !within(p) && !general(p))
+        .collect();
+    newer_only.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    for path in newer_only {
+        drop_member(&mut json, &path);
+    }
+    Ok(json)
+}
+
+/// How the messages one side of a connection sends become those of the other side's
+/// version, per method: for each request and notification, its params (`from` → `to`);
+/// for each request, its result on the way back (`to` → `from`). `None` for a method the
+/// other version does not have. Generated for each pair of versions
+/// (`convert::<older>_<newer>`, made by [`translation!`](crate::translation)): what a
+/// newer handler sends an older peer ([`outbound`]), and what an older peer sends a newer
+/// handler (the adapters of [`adapt`](crate::adapt)).
 #[derive(Debug, Clone, Copy)]
-pub struct Outbound {
-    /// The version the handler writes.
+pub struct Translation {
+    /// The version the messages are written in.
     pub from: &'static str,
-    /// The version the peer reads.
+    /// The version they are made.
     pub to: &'static str,
+    /// The methods both have, as `params` and `result` know them.
+    pub methods: &'static [&'static str],
+    /// Requests of `from` that `to` does not have and that a handler of `from` answers
+    /// with an empty result unless it implements them (`ping`): an adapter answers them so.
+    pub answered: &'static [&'static str],
     /// A message's params, written in `from`, as `to`'s.
     pub params: fn(&str, Value) -> Option<Result<Value, ConvertError>>,
     /// A request's result, written in `to`, as `from`'s.
@@ -297,7 +390,7 @@ pub struct Outbound {
 /// `outbound.from`: a handler of one version calling back a peer of another with its own
 /// version's types. A message the peer's version cannot carry is not sent: the call fails
 /// with a transport error naming the method and the place.
-pub fn outbound(peer: &Peer, outbound: Outbound) -> Peer {
+pub fn outbound(peer: &Peer, outbound: Translation) -> Peer {
     peer.with_transport(Arc::new(Converting {
         inner: peer.transport().clone(),
         outbound,
@@ -306,7 +399,7 @@ pub fn outbound(peer: &Peer, outbound: Outbound) -> Peer {
 
 struct Converting {
     inner: Arc<dyn Transport>,
-    outbound: Outbound,
+    outbound: Translation,
 }
 
 impl Converting {
@@ -319,7 +412,7 @@ impl Converting {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let Outbound { from, to, .. } = self.outbound;
+        let Translation { from, to, .. } = self.outbound;
         if let Some(params) = value.get_mut("params") {
             let converted = (self.outbound.params)(&method, params.take())
                 .ok_or_else(|| TransportError::new(format!("{to} has no `{method}`")))?
@@ -340,7 +433,7 @@ impl Converting {
         let Some(result) = value.get_mut("result") else {
             return Ok(answer);
         };
-        let Outbound { from, to, .. } = self.outbound;
+        let Translation { from, to, .. } = self.outbound;
         let converted = (self.outbound.result)(method, result.take())
             .ok_or_else(|| TransportError::new(format!("{to} has no `{method}`")))?
             .map_err(|e| {

@@ -23,6 +23,9 @@ pub use serde;
 /// The `serde_json` this crate is built with.
 pub use serde_json;
 
+#[cfg(feature = "adapt")]
+pub mod adapt;
+#[cfg(feature = "adapt")]
 pub mod bridge;
 mod content;
 pub mod convert;

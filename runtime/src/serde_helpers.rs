@@ -34,7 +34,7 @@ macro_rules! open_object {
     ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* $(,)? }) => {
         $crate::__object_deserialize!($name { $( $field : $wire $($how)? ),* } extra);
         $crate::__object_serialize!($name { $( $field : $wire $($how)? ),* } extra);
-        $crate::__object_check!($name { $( $field : $wire ),* });
+        $crate::__object_check!($name { $( $field : $wire ),* } extra);
     };
 }
 
@@ -86,6 +86,14 @@ macro_rules! newtype {
             ) {
                 $crate::strict::Check::check(&self.0, path, out)
             }
+
+            fn undeclared(
+                &self,
+                path: &mut $crate::strict::Path,
+                out: &mut ::std::vec::Vec<::std::string::String>,
+            ) {
+                $crate::strict::Check::undeclared(&self.0, path, out)
+            }
         }
     };
 }
@@ -96,7 +104,7 @@ macro_rules! newtype {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __object_check {
-    ($name:ident { $( $field:ident : $wire:literal ),* }) => {
+    ($name:ident { $( $field:ident : $wire:literal ),* } $($extra:ident)?) => {
         impl $crate::strict::Check for $name {
             fn check(
                 &self,
@@ -104,6 +112,16 @@ macro_rules! __object_check {
                 out: &mut ::std::vec::Vec<$crate::strict::Issue>,
             ) {
                 $( $crate::strict::field(&self.$field, $wire, path, out); )*
+                let _ = (path, out);
+            }
+
+            fn undeclared(
+                &self,
+                path: &mut $crate::strict::Path,
+                out: &mut ::std::vec::Vec<::std::string::String>,
+            ) {
+                $( $crate::strict::field_undeclared(&self.$field, $wire, path, out); )*
+                $( $crate::strict::extra_undeclared(&self.$extra, path, out); )?
                 let _ = (path, out);
             }
         }

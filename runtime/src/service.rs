@@ -455,6 +455,14 @@ pub trait Service: Send + Sync + 'static {
     fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>>;
 }
 
+/// A shared service is one: what is built of several (an adapter in front of another)
+/// takes it as it takes any.
+impl Service for Arc<dyn Service> {
+    fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>> {
+        <dyn Service as Service>::serve(Arc::clone(&*self), peer, message)
+    }
+}
+
 /// One incoming message, as the generated `serve_*_message` functions handle it.
 #[doc(hidden)]
 #[derive(Debug)]
@@ -672,6 +680,22 @@ pub fn respond<T: Serialize>(id: &Id, result: Result<T, ErrorObject>) -> String 
         error: &error,
         extra: &Extra::new(),
     })
+}
+
+/// A request read as one of a union of requests `R` (a discover-era `InputRequest`, which
+/// that era's servers send inside results and an older server sends as requests of its
+/// own): its id, and the request, or -32602 naming what does not fit. `None` for a
+/// message that is not a request.
+#[doc(hidden)]
+pub fn request_as<R: serde::de::DeserializeOwned>(
+    message: &str,
+) -> Option<(Id, Result<R, ErrorObject>)> {
+    let value: Value = serde_json::from_str(message).ok()?;
+    let id: Id = serde_json::from_value(value.get("id")?.clone()).ok()?;
+    value.get("method")?;
+    let request = crate::path::from_value::<R>(value)
+        .map_err(|e| ErrorObject::invalid_params(e.without_position().to_string()));
+    Some((id, request))
 }
 
 /// The error response for a request the policy refused.

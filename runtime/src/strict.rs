@@ -110,6 +110,12 @@ impl std::error::Error for Issue {}
 #[derive(Debug, Default)]
 pub struct Path(String);
 
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 impl Path {
     fn push_key(&mut self, key: &str) -> usize {
         let len = self.0.len();
@@ -136,6 +142,45 @@ impl Path {
 pub trait Check {
     /// Adds to `out` an [`Issue`] for each catch-all in `self`, `self` being at `path`.
     fn check(&self, path: &mut Path, out: &mut Vec<Issue>);
+
+    /// Adds to `out` the path of each member `self` holds without declaring it (an open
+    /// object's `extra`; a union's unknown arm, all of it), `self` being at `path`. What a conversion for an older peer
+    /// compares to leave out what only the newer version declares
+    /// ([`convert::value_down`](crate::convert::value_down)).
+    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
+        let _ = (path, out);
+    }
+}
+
+/// The paths of the members `value` holds without declaring them, in document order.
+pub fn undeclared<T: Check + ?Sized>(value: &T) -> Vec<String> {
+    let mut out = Vec::new();
+    value.undeclared(&mut Path::default(), &mut out);
+    out
+}
+
+/// The undeclared members of the property `key` of an object (the per-type macros call
+/// this for each field).
+#[doc(hidden)]
+pub fn field_undeclared<T: Check + ?Sized>(
+    value: &T,
+    key: &str,
+    path: &mut Path,
+    out: &mut Vec<String>,
+) {
+    let len = path.push_key(key);
+    value.undeclared(path, out);
+    path.0.truncate(len);
+}
+
+/// The members of an open object's `extra`, each at its key.
+#[doc(hidden)]
+pub fn extra_undeclared(extra: &Map<String, Value>, path: &mut Path, out: &mut Vec<String>) {
+    for key in extra.keys() {
+        let len = path.push_key(key);
+        out.push(path.0.clone());
+        path.0.truncate(len);
+    }
 }
 
 /// The catch-alls in `value`, in document order. Empty for a value of this version.
@@ -208,11 +253,21 @@ impl<T: Check> Check for Option<T> {
             value.check(path, out);
         }
     }
+
+    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
+        if let Some(value) = self {
+            value.undeclared(path, out);
+        }
+    }
 }
 
 impl<T: Check + ?Sized> Check for Box<T> {
     fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
         (**self).check(path, out);
+    }
+
+    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
+        (**self).undeclared(path, out);
     }
 }
 
@@ -224,12 +279,26 @@ impl<T: Check> Check for Vec<T> {
             path.0.truncate(len);
         }
     }
+
+    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
+        for (index, item) in self.iter().enumerate() {
+            let len = path.push_index(index);
+            item.undeclared(path, out);
+            path.0.truncate(len);
+        }
+    }
 }
 
 impl<T: Check> Check for BTreeMap<String, T> {
     fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
         for (key, value) in self {
             field(value, key, path, out);
+        }
+    }
+
+    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
+        for (key, value) in self {
+            field_undeclared(value, key, path, out);
         }
     }
 }

@@ -455,6 +455,18 @@ macro_rules! union_arms {
                     $( Self::$unknown(value) => $crate::strict::unknown_arm(&Self::DECODE, value, path, out), )?
                 }
             }
+
+            fn undeclared(
+                &self,
+                path: &mut $crate::strict::Path,
+                out: &mut ::std::vec::Vec<::std::string::String>,
+            ) {
+                match self {
+                    $( Self::$variant(value) => $crate::strict::Check::undeclared(value, path, out), )*
+                    // What an unknown arm holds is all undeclared: the value itself.
+                    $( Self::$unknown(_) => out.push(path.to_string()), )?
+                }
+            }
         }
     };
 }

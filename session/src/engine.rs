@@ -107,11 +107,11 @@ pub enum Event {
 }
 
 type Observer = Box<dyn Fn(&Event) + Send + Sync>;
-type Tap = Arc<dyn Fn(Direction, &str) + Send + Sync>;
+type Tap = Arc<dyn Fn(Flow, &str) + Send + Sync>;
 
 /// Which way a message crossed the connection, for a [`Builder::tap`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
+pub enum Flow {
     /// From the peer.
     In,
     /// To the peer.
@@ -356,7 +356,7 @@ impl Builder {
     /// Shows `tap` every message that crosses the connection, exactly as read or written
     /// (a traffic log, say): incoming ones as they are handed to the session, outgoing ones
     /// as they are written (on the connection or on a message's own stream).
-    pub fn tap(mut self, tap: impl Fn(Direction, &str) + Send + Sync + 'static) -> Self {
+    pub fn tap(mut self, tap: impl Fn(Flow, &str) + Send + Sync + 'static) -> Self {
         self.tap = Some(Arc::new(tap));
         self
     }
@@ -371,7 +371,7 @@ impl Builder {
         let send: Outlet = match self.tap.clone() {
             None => Arc::new(send),
             Some(tap) => Arc::new(move |text: String| {
-                tap(Direction::Out, &text);
+                tap(Flow::Out, &text);
                 send(text)
             }),
         };
@@ -497,15 +497,15 @@ impl Session {
         }
         let out = match (&self.inner.tap, out) {
             (Some(tap), Some(out)) => {
-                tap(Direction::In, &message);
+                tap(Flow::In, &message);
                 let tap = tap.clone();
                 Some(Arc::new(move |text: String| {
-                    tap(Direction::Out, &text);
+                    tap(Flow::Out, &text);
                     out(text)
                 }) as Outlet)
             }
             (Some(tap), None) => {
-                tap(Direction::In, &message);
+                tap(Flow::In, &message);
                 None
             }
             (None, out) => out,

@@ -1,70 +1,67 @@
 //! One handler for every protocol version, with the lifecycle left to the session: a
-//! server or a client written against 2026-07-28 (the newest version the generated
-//! adapters of `mcp_spec_types::convert` reach) speaks with peers of 2024-11-05 to
-//! 2026-07-28. The `initialize` era's peers get the handler through `ServeOlder` (a
-//! server) or `AnswerOlder` (a client), one pair of versions at a time; which era a
-//! connection is in, and what each era's lifecycle becomes in the other, is decided here
-//! and in the adapters, not by the handler.
+//! server or a client written against 2026-07-28 speaks with peers of every older version
+//! the generated adapters reach (`mcp_spec_types::convert::ADAPTERS`, walked one pair at
+//! a time, newest first: each older version is the adapter of the one after it). Which
+//! era a connection is in, and what each era's lifecycle becomes in the other, is decided
+//! here and in the adapters (`rt::adapt`), not by the handler.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_spec_types::ProtocolVersion;
-use mcp_spec_types::convert::{
-    v2024_11_05_v2025_03_26 as to_24, v2025_03_26_v2025_06_18 as to_03,
-    v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v2026_07_28 as to_11,
-};
+use mcp_spec_types::convert::ADAPTERS;
+use mcp_spec_types::rt::adapt::Pair;
 use mcp_spec_types::rt::bridge;
 use mcp_spec_types::rt::convert::outbound;
-use mcp_spec_types::rt::service::{CallError, Peer};
+use mcp_spec_types::rt::service::{CallError, Peer, Service};
+use mcp_spec_types::v2026_07_28 as v;
 use mcp_spec_types::version::{Era, RequireVersion};
-use mcp_spec_types::{
-    v2024_11_05 as v0, v2025_03_26 as v1, v2025_06_18 as v2, v2025_11_25 as v3, v2026_07_28 as v,
-};
 use serde_json::{Value, json};
 
 use crate::{Deferred, Spawn, Versions};
 
+/// The version the one handler is written for.
+const HANDLER_VERSION: ProtocolVersion = ProtocolVersion::V2026_07_28;
+
+/// The pairs from the handler's version down to the oldest, newest first.
+fn pairs() -> impl Iterator<Item = &'static Pair> {
+    ADAPTERS
+        .iter()
+        .skip_while(|p| p.newer != HANDLER_VERSION.as_str())
+}
+
+/// A version the generated tables name: one the crate knows.
+fn version(name: &str) -> ProtocolVersion {
+    name.parse()
+        .unwrap_or_else(|_| unreachable!("the adapters name {name}, a version of the crate"))
+}
+
 impl Versions {
     /// Every version from 2024-11-05 to 2026-07-28, served by one server handler written
     /// for 2026-07-28: at 2026-07-28 itself (each request's version checked,
-    /// `RequireVersion`), and at each `initialize`-era version through the generated
-    /// `ServeOlder` adapters (`initialize` answered from `server/discover`, input the
-    /// handler asks for in a result asked of the client in its own requests, the client's
-    /// resource subscriptions run on `spawn` as the handler's `subscriptions/listen`).
-    /// One per connection, as every `Versions`: what an older client said at `initialize`
-    /// is kept for it.
+    /// `RequireVersion`), and at each older version through the generated adapters
+    /// (`initialize` answered from `server/discover`, input the handler asks for in a
+    /// result asked of the client in its own requests, the client's resource
+    /// subscriptions run on `spawn` as the handler's `subscriptions/listen`). One per
+    /// connection, as every `Versions`: what an older client said at `initialize` is kept
+    /// for it.
     pub fn every_version<H>(handler: H, spawn: impl Spawn + 'static) -> Versions
     where
         H: v::handlers::ServerHandler + 'static,
     {
-        // One handler behind every version: an `Arc` of a handler is one.
-        let handler = std::sync::Arc::new(handler);
-        let older = to_11::ServeOlder::new(handler.clone()).with_spawn(move |f| spawn.spawn(f));
-        let at_06 = to_06::ServeOlder(older.clone());
-        let at_03 = to_03::ServeOlder(at_06.clone());
-        let at_24 = to_24::ServeOlder(at_03.clone());
-        let policy = RequireVersion::new(&[ProtocolVersion::V2026_07_28]);
-        Versions::new()
-            .with(
-                ProtocolVersion::V2024_11_05,
-                v0::handlers::Server::new(at_24),
-            )
-            .with(
-                ProtocolVersion::V2025_03_26,
-                v1::handlers::Server::new(at_03),
-            )
-            .with(
-                ProtocolVersion::V2025_06_18,
-                v2::handlers::Server::new(at_06),
-            )
-            .with(
-                ProtocolVersion::V2025_11_25,
-                v3::handlers::Server::new(older),
-            )
-            .with(
-                ProtocolVersion::V2026_07_28,
-                v::handlers::Server::new(handler).with_policy(policy),
-            )
+        let policy = RequireVersion::new(&[HANDLER_VERSION]);
+        let mut service: Arc<dyn Service> =
+            Arc::new(v::handlers::Server::new(handler).with_policy(policy));
+        let mut versions = Versions::new().with(HANDLER_VERSION, service.clone());
+        let spawn: bridge::SpawnFn = Arc::new(move |f| spawn.spawn(f));
+        for pair in pairs() {
+            let Some(serve_older) = pair.serve_older else {
+                break;
+            };
+            service = serve_older(service, Some(spawn.clone()));
+            versions = versions.with(version(pair.older), service.clone());
+        }
+        versions
     }
 }
 
@@ -101,7 +98,7 @@ impl Hello {
     /// The `_meta` a discover-era request of this client carries.
     pub fn envelope(&self) -> Value {
         json!({
-            (bridge::PROTOCOL_VERSION): ProtocolVersion::V2026_07_28.as_str(),
+            (bridge::PROTOCOL_VERSION): HANDLER_VERSION.as_str(),
             (bridge::CLIENT_CAPABILITIES): self.capabilities,
             (bridge::CLIENT_INFO): self.info,
         })
@@ -126,7 +123,7 @@ pub struct Connected {
 /// speak 2026-07-28, `initialize`s with [`Hello::offer`], accepts the version the server
 /// answers with if it is one of the `initialize` era, and sends
 /// `notifications/initialized`. `later` (the session's service) is then set to `handler`,
-/// through the generated `AnswerOlder` adapters for an older server, so that what the
+/// through the generated adapters (`answer_older`) for an older server, so that what the
 /// server asks of the client reaches the handler in 2026-07-28's types.
 pub async fn connect_every_version<H>(
     peer: &Peer,
@@ -144,10 +141,10 @@ where
                     .as_array()
                     .map(|a| a.iter().filter_map(Value::as_str).collect())
                     .unwrap_or_default();
-                if offered.contains(&ProtocolVersion::V2026_07_28.as_str()) {
+                if offered.contains(&HANDLER_VERSION.as_str()) {
                     later.set(v::handlers::Client::new(handler));
                     let server = v::handlers::ServerPeer(peer.clone());
-                    let version = ProtocolVersion::V2026_07_28;
+                    let version = HANDLER_VERSION;
                     return Ok(Connected {
                         version,
                         server,
@@ -181,41 +178,28 @@ where
         .collect();
     let version = ProtocolVersion::accept_initialize(answered, &initialize_era)
         .map_err(|e| CallError::InvalidResponse(e.to_string()))?;
-    // The handler, and the calls, through one pair of versions at a time.
-    let at_11 = to_11::AnswerOlder(handler);
-    let through_11 = outbound(peer, to_11::TO_OLDER_SERVER);
-    let server = match version {
-        ProtocolVersion::V2025_11_25 => {
-            later.set(v3::handlers::Client::new(at_11));
-            through_11
+    // The handler, and the calls, through one pair of versions at a time: each pair's
+    // adapter in front of the one after it, each pair's table behind the one after it.
+    // An older server asks what a newer one asks inside results: the handler answers
+    // those requests too.
+    let client = v::handlers::Client::new(handler).answering_inputs();
+    let mut service: Arc<dyn Service> = Arc::new(client);
+    let mut tables = Vec::new();
+    for pair in pairs() {
+        let (Some(answer_older), Some(table)) = (pair.answer_older, pair.to_older_server) else {
+            break;
+        };
+        service = answer_older(service);
+        tables.push(table);
+        if pair.older == version.as_str() {
+            break;
         }
-        ProtocolVersion::V2025_06_18 => {
-            later.set(v2::handlers::Client::new(to_06::AnswerOlder(at_11)));
-            outbound(
-                &outbound(peer, to_06::TO_OLDER_SERVER),
-                to_11::TO_OLDER_SERVER,
-            )
-        }
-        ProtocolVersion::V2025_03_26 => {
-            let at_03 = to_03::AnswerOlder(to_06::AnswerOlder(at_11));
-            later.set(v1::handlers::Client::new(at_03));
-            let p = outbound(peer, to_03::TO_OLDER_SERVER);
-            outbound(
-                &outbound(&p, to_06::TO_OLDER_SERVER),
-                to_11::TO_OLDER_SERVER,
-            )
-        }
-        _ => {
-            let at_24 = to_24::AnswerOlder(to_03::AnswerOlder(to_06::AnswerOlder(at_11)));
-            later.set(v0::handlers::Client::new(at_24));
-            let p = outbound(peer, to_24::TO_OLDER_SERVER);
-            let p = outbound(
-                &outbound(&p, to_03::TO_OLDER_SERVER),
-                to_06::TO_OLDER_SERVER,
-            );
-            outbound(&p, to_11::TO_OLDER_SERVER)
-        }
-    };
+    }
+    later.set(service);
+    let server = tables
+        .iter()
+        .rev()
+        .fold(peer.clone(), |p, table| outbound(&p, *table));
     peer.notify_raw("notifications/initialized", None).await?;
     Ok(Connected {
         version,
@@ -246,9 +230,9 @@ async fn discover(peer: &Peer, hello: &Hello) -> Result<Value, CallError> {
         Err(CallError::Rejected(e))
             if e.code == -32022
                 && e.data.as_ref().is_some_and(|d| {
-                    d["supported"].as_array().is_some_and(|s| {
-                        s.iter().any(|v| v == ProtocolVersion::V2026_07_28.as_str())
-                    })
+                    d["supported"]
+                        .as_array()
+                        .is_some_and(|s| s.iter().any(|v| v == HANDLER_VERSION.as_str()))
                 }) =>
         {
             ask().await

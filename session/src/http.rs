@@ -75,7 +75,7 @@ use mcp_spec_types::rt::service::{
 use mcp_spec_types::version::{Era, PROTOCOL_VERSION_META_KEY, check_envelope};
 use tokio::sync::{Notify, Semaphore, mpsc};
 
-use crate::{Direction, Limits, Outlet, Session, Tokio, Versions};
+use crate::{Flow, Limits, Outlet, Session, Tokio, Versions};
 
 pub use crate::wire::{METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 
@@ -83,7 +83,7 @@ pub use crate::wire::{METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER, SESSI
 const HEADER_MISMATCH: i64 = -32020;
 
 type Make = dyn Fn() -> Versions + Send + Sync;
-type HttpTap = Arc<dyn Fn(Option<&str>, Direction, &str) + Send + Sync>;
+type HttpTap = Arc<dyn Fn(Option<&str>, Flow, &str) + Send + Sync>;
 
 /// A Streamable HTTP server: [`router`](HttpServer::router) gives the `axum` router
 /// (mount it where you like), [`serve`](HttpServer::serve) serves it on a listener.
@@ -382,10 +382,7 @@ impl HttpServer {
     /// answer, event or refusal), exactly as read or written, with the session the POST
     /// names (`None` when it names none: stateless requests, `initialize` refused before
     /// its session starts).
-    pub fn tap(
-        mut self,
-        tap: impl Fn(Option<&str>, Direction, &str) + Send + Sync + 'static,
-    ) -> Self {
+    pub fn tap(mut self, tap: impl Fn(Option<&str>, Flow, &str) + Send + Sync + 'static) -> Self {
         self.tap = Some(Arc::new(tap));
         self
     }
@@ -618,8 +615,8 @@ impl HttpServer {
     ) -> Response {
         let (response, text) = error(status, id, e);
         if let Some(tap) = &self.tap {
-            tap(session, Direction::In, body);
-            tap(session, Direction::Out, &text);
+            tap(session, Flow::In, body);
+            tap(session, Flow::Out, &text);
         }
         response
     }

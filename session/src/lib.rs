@@ -63,7 +63,7 @@ mod versions;
 mod wire;
 
 pub use deferred::Deferred;
-pub use engine::{Builder, Direction, Event, Limits, Outlet, Session, Spawn};
+pub use engine::{Builder, Event, Flow, Limits, Outlet, Session, Spawn};
 #[cfg(feature = "every-version")]
 pub use every::{Connected, Hello, connect_every_version};
 pub use versions::Versions;

@@ -2,7 +2,7 @@
 //! handler that answers the server's requests) talks to servers of 2025-11-25 and
 //! 2025-06-18 over a real session, through the generated
 //! `convert::<older>_<newer>::TO_OLDER_SERVER` tables (its calls, converted down and their
-//! results up) and `AnswerOlder` (the server's requests, converted up and answered).
+//! results up) and `answer_older` (the server's requests, converted up and answered).
 //! (2026-07-28 deprecates sampling, SEP-2577; older servers still ask for it.)
 #![allow(deprecated)]
 
@@ -14,7 +14,7 @@ use mcp_spec_types::convert::{v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v202
 use mcp_spec_types::rt::convert::outbound;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::service::{Peer, RequestContext, Service};
-use mcp_spec_types::{v2025_06_18, v2025_11_25 as old, v2026_07_28 as v};
+use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as v};
 use serde_json::{Value, json};
 
 fn from<T: mcp_spec_types::serde::de::DeserializeOwned>(value: Value) -> T {
@@ -152,7 +152,7 @@ async fn initialize(peer: &Peer, version: &str) {
 
 #[tokio::test]
 async fn a_2026_07_28_client_talks_to_a_2025_11_25_server() {
-    let client = old::handlers::Client::new(to_11::AnswerOlder(Model));
+    let client = to_11::answer_older(v::handlers::Client::new(Model).answering_inputs());
     let session = pair(old::handlers::Server::new(OldServer), client);
     initialize(&session.peer(), "2025-11-25").await;
     let server = v::handlers::ServerPeer(outbound(&session.peer(), to_11::TO_OLDER_SERVER));
@@ -161,9 +161,11 @@ async fn a_2026_07_28_client_talks_to_a_2025_11_25_server() {
 
 #[tokio::test]
 async fn through_one_pair_more_it_talks_to_a_2025_06_18_server() {
-    let server = to_06::ServeOlder(OldServer);
-    let client = v2025_06_18::handlers::Client::new(to_06::AnswerOlder(to_11::AnswerOlder(Model)));
-    let session = pair(v2025_06_18::handlers::Server::new(server), client);
+    let server = to_06::serve_older(old::handlers::Server::new(OldServer));
+    let client = to_06::answer_older(to_11::answer_older(
+        v::handlers::Client::new(Model).answering_inputs(),
+    ));
+    let session = pair(server, client);
     initialize(&session.peer(), "2025-06-18").await;
     let peer = outbound(&session.peer(), to_06::TO_OLDER_SERVER);
     let server = v::handlers::ServerPeer(outbound(&peer, to_11::TO_OLDER_SERVER));

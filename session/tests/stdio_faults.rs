@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mcp_spec_session::{Direction, Event, Limits, Session, stdio};
+use mcp_spec_session::{Event, Flow, Limits, Session, stdio};
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::service::RequestContext;
 use mcp_spec_types::v2025_11_25 as v;
@@ -65,7 +65,7 @@ fn serve(limits: Limits) -> Served {
         .limits(limits)
         .observer(move |e| seen.lock().unwrap().push(e.clone()))
         .tap(move |direction, _| {
-            if direction == Direction::In {
+            if direction == Flow::In {
                 count.fetch_add(1, Ordering::SeqCst);
             }
         });

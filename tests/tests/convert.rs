@@ -71,9 +71,11 @@ fn official_examples_convert_between_consecutive_versions() {
     }
     println!("{}", report.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Upstream publishes examples for the newest versions only; those must be met.
+    // Upstream publishes examples for the newest versions only; those must be met (93 of
+    // 2026-07-28's 99 convert down and back; `draft` is 2026-07-28's module, with no
+    // conversions of its own).
     assert!(
-        total >= 200,
+        total >= 90,
         "only {total} examples converted there and back"
     );
 }
@@ -371,4 +373,47 @@ fn every_lossy_direction_refuses_its_witness_where_the_diff_says() {
         wrong.join("\n")
     );
     assert!(checked >= 140, "only {checked} witnesses");
+}
+
+/// For an older peer, a value carries only what its version defines: what only the newer
+/// version declares is left out, what the value held without declaring (a peer's own
+/// members) is kept, at every depth.
+#[test]
+fn converted_down_a_value_carries_only_what_the_older_version_defines() {
+    use mcp_spec_types::rt::convert::{value, value_down};
+    use mcp_spec_types::{v2024_11_05 as old, v2026_07_28 as new};
+    use serde_json::json;
+    let newer = json!({
+        "resultType": "complete", "cacheScope": "public", "ttlMs": 0,
+        "tools": [{"name": "t", "inputSchema": {"type": "object"}, "x-mine": 1}],
+        "x-peer": {"resultType": "kept: inside a member nobody declares"},
+    });
+    let down = value_down::<new::ListToolsResult, old::ListToolsResult>(newer.clone()).unwrap();
+    assert_eq!(
+        down,
+        json!({
+            "tools": [{"name": "t", "inputSchema": {"type": "object"}, "x-mine": 1}],
+            "x-peer": {"resultType": "kept: inside a member nobody declares"},
+        })
+    );
+    // `value` (the `From` impls' way) keeps everything, for a round trip.
+    let kept = value::<new::ListToolsResult, old::ListToolsResult>(newer.clone()).unwrap();
+    assert_eq!(kept, newer);
+    // What came from the older version up goes back down as it was.
+    let older = json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}}], "x": [1]});
+    let up = value::<old::ListToolsResult, new::ListToolsResult>(older.clone());
+    // (2026-07-28 requires what 2024-11-05 does not write: an older result is not one.)
+    assert!(up.is_err(), "{up:?}");
+    let params = json!({"name": "t", "arguments": {"a": 1}, "x": true});
+    let up =
+        value::<old::CallToolRequestParams, mcp_spec_types::v2025_11_25::CallToolRequestParams>(
+            params.clone(),
+        )
+        .unwrap();
+    let back = value_down::<
+        mcp_spec_types::v2025_11_25::CallToolRequestParams,
+        old::CallToolRequestParams,
+    >(up)
+    .unwrap();
+    assert_eq!(back, params);
 }

@@ -1,13 +1,15 @@
 //! One handler, older clients: a server written against 2025-11-25 (a `Router`, and a
 //! handler of its own) serves 2025-06-18 clients through
-//! `convert::v2025_06_18_v2025_11_25::ServeOlder`, and 2025-03-26 clients through two
-//! of them, by the dispatch function a session serves with. Params are converted up,
+//! `convert::v2025_06_18_v2025_11_25::serve_older`, and 2025-03-26 clients through two
+//! of them, as a session serves them (`Service::serve`). Params are converted up,
 //! results down; what the older version cannot carry is an error, not a silent loss.
+
+use std::sync::Arc;
 
 use mcp_spec_types::convert::{v2025_03_26_v2025_06_18 as to_03, v2025_06_18_v2025_11_25 as to_06};
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::{Open, Peer, RequestContext};
-use mcp_spec_types::{v2025_03_26, v2025_06_18, v2025_11_25 as v};
+use mcp_spec_types::rt::service::{Peer, RequestContext, Service};
+use mcp_spec_types::v2025_11_25 as v;
 use serde_json::{Value, json};
 
 #[derive(serde::Deserialize)]
@@ -32,20 +34,18 @@ fn request(id: i64, method: &str, params: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
-async fn at_06_18(handler: &impl v2025_06_18::handlers::ServerHandler, message: String) -> Value {
-    let back = v2025_06_18::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
-    let answer =
-        v2025_06_18::handlers::serve_client_message(handler, &Open, &back, message.as_bytes())
-            .await;
+/// `message` served by `service` (whose handler never calls the client back).
+async fn serve(service: &Arc<dyn Service>, message: String) -> Value {
+    let answer = service
+        .clone()
+        .serve(Peer::new(mcp_tests::Unused), message)
+        .await;
     serde_json::from_str(&answer.expect("answered")).unwrap()
 }
 
-async fn at_03_26(handler: &impl v2025_03_26::handlers::ServerHandler, message: String) -> Value {
-    let back = v2025_03_26::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
-    let answer =
-        v2025_03_26::handlers::serve_client_message(handler, &Open, &back, message.as_bytes())
-            .await;
-    serde_json::from_str(&answer.expect("answered")).unwrap()
+/// A 2025-11-25 handler serving 2025-06-18 clients.
+fn at_06_18(handler: impl v::handlers::ServerHandler + 'static) -> Arc<dyn Service> {
+    Arc::new(to_06::serve_older(v::handlers::Server::new(handler)))
 }
 
 fn initialize(version: &str) -> Value {
@@ -54,16 +54,16 @@ fn initialize(version: &str) -> Value {
 
 #[tokio::test]
 async fn a_2025_11_25_router_serves_2025_06_18_clients() {
-    let server = to_06::ServeOlder(router());
+    let server = at_06_18(router());
     // `initialize` is answered with the client's version, the rest as the router says.
-    let init = at_06_18(&server, request(1, "initialize", initialize("2025-06-18"))).await;
+    let init = serve(&server, request(1, "initialize", initialize("2025-06-18"))).await;
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
     assert_eq!(init["result"]["capabilities"], json!({"tools": {}}));
     assert_eq!(init["result"]["serverInfo"]["name"], "one");
 
-    let list = at_06_18(&server, request(2, "tools/list", json!({}))).await;
+    let list = serve(&server, request(2, "tools/list", json!({}))).await;
     assert_eq!(list["result"]["tools"][0]["name"], "echo", "{list}");
-    let call = at_06_18(
+    let call = serve(
         &server,
         request(
             3,
@@ -77,12 +77,12 @@ async fn a_2025_11_25_router_serves_2025_06_18_clients() {
         json!({"content": [{"type": "text", "text": "Lima"}]})
     );
     // The router's own refusal comes through as it was.
-    let unknown = at_06_18(&server, request(4, "tools/call", json!({"name": "rain"}))).await;
+    let unknown = serve(&server, request(4, "tools/call", json!({"name": "rain"}))).await;
     assert_eq!(unknown["error"]["code"], -32602, "{unknown}");
     assert_eq!(unknown["error"]["message"], "unknown tool `rain`");
     // Params that a 2025-06-18 peer may send but 2025-11-25 reads otherwise (`task` is
     // declared there): -32602, naming it.
-    let odd = at_06_18(
+    let odd = serve(
         &server,
         request(
             5,
@@ -100,16 +100,16 @@ async fn a_2025_11_25_router_serves_2025_06_18_clients() {
         "{odd}"
     );
     // `ping` by the newer handler's default.
-    let ping = at_06_18(&server, request(6, "ping", json!({}))).await;
+    let ping = serve(&server, request(6, "ping", json!({}))).await;
     assert_eq!(ping["result"], json!({}));
 }
 
 #[tokio::test]
 async fn through_two_pairs_it_serves_2025_03_26_clients() {
-    let server = to_03::ServeOlder(to_06::ServeOlder(router()));
-    let init = at_03_26(&server, request(1, "initialize", initialize("2025-03-26"))).await;
+    let server: Arc<dyn Service> = Arc::new(to_03::serve_older(at_06_18(router())));
+    let init = serve(&server, request(1, "initialize", initialize("2025-03-26"))).await;
     assert_eq!(init["result"]["protocolVersion"], "2025-03-26", "{init}");
-    let call = at_03_26(
+    let call = serve(
         &server,
         request(
             2,
@@ -144,8 +144,8 @@ impl v::handlers::ServerHandler for Tasks {
 
 #[tokio::test]
 async fn a_result_the_older_version_cannot_carry_is_an_error_not_a_loss() {
-    let server = to_06::ServeOlder(Tasks);
-    let call = at_06_18(&server, request(1, "tools/call", json!({"name": "long"}))).await;
+    let server = at_06_18(Tasks);
+    let call = serve(&server, request(1, "tools/call", json!({"name": "long"}))).await;
     assert_eq!(call["error"]["code"], -32603, "{call}");
     let message = call["error"]["message"].as_str().unwrap();
     assert!(
@@ -181,9 +181,9 @@ impl v::handlers::ServerHandler for Sampler {
 
 #[tokio::test]
 async fn the_handler_calls_an_older_client_back_in_its_version() {
-    let server = to_06::ServeOlder(Sampler);
+    let server = at_06_18(Sampler);
     let client = mcp_tests::Recorder::default();
-    let back = v2025_06_18::handlers::ClientPeer(Peer::new(client.clone()));
+    let back = Peer::new(client.clone());
     let call = |content: Value| {
         let message = request(
             1,
@@ -192,13 +192,7 @@ async fn the_handler_calls_an_older_client_back_in_its_version() {
         );
         let (server, back) = (&server, &back);
         async move {
-            let answer = v2025_06_18::handlers::serve_client_message(
-                server,
-                &Open,
-                back,
-                message.as_bytes(),
-            )
-            .await;
+            let answer = server.clone().serve(back.clone(), message).await;
             let answer: Value = serde_json::from_str(&answer.unwrap()).unwrap();
             answer["result"]["content"][0]["text"]
                 .as_str()

@@ -1,7 +1,7 @@
 //! One handler across the change of lifecycle: a server written against 2026-07-28 (the
 //! `server/discover` era) serves 2025-11-25 clients (the `initialize` era) through
-//! `convert::v2025_11_25_v2026_07_28::ServeOlder`, and 2025-06-18 clients through one pair
-//! more, by the dispatch function a session serves with. What the older client says once
+//! `convert::v2025_11_25_v2026_07_28::serve_older`, and 2025-06-18 clients through one pair
+//! more, as a session serves them (`Service::serve`). What the older client says once
 //! (capabilities, log level) the handler sees in every request's `_meta`; what the handler
 //! asks for in a result (`input_required`) is asked of the client in its own request.
 
@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use mcp_spec_types::convert::{v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v2026_07_28 as to_11};
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::{Open, Peer, RequestContext};
-use mcp_spec_types::{v2025_06_18, v2025_11_25, v2026_07_28 as v};
+use mcp_spec_types::rt::service::{Peer, RequestContext, Service};
+use mcp_spec_types::v2026_07_28 as v;
 use mcp_tests::Recorder;
 use serde_json::{Value, json};
 
@@ -111,16 +111,18 @@ fn request(id: i64, method: &str, params: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
-async fn at_11_25(
-    handler: &impl v2025_11_25::handlers::ServerHandler,
-    client: &Recorder,
-    message: String,
-) -> Value {
-    let back = v2025_11_25::handlers::ClientPeer(Peer::new(client.clone()));
-    let answer =
-        v2025_11_25::handlers::serve_client_message(handler, &Open, &back, message.as_bytes())
-            .await;
+/// `message` served by `server`, whose calls back reach `client`.
+async fn at(server: &Arc<dyn Service>, client: &Recorder, message: String) -> Value {
+    let answer = server
+        .clone()
+        .serve(Peer::new(client.clone()), message)
+        .await;
     serde_json::from_str(&answer.expect("answered")).unwrap()
+}
+
+/// A 2026-07-28 handler serving 2025-11-25 clients (resource subscriptions not offered).
+fn at_11_25(handler: impl v::handlers::ServerHandler + 'static) -> Arc<dyn Service> {
+    Arc::new(to_11::serve_older(v::handlers::Server::new(handler)))
 }
 
 fn initialize(version: &str) -> Value {
@@ -140,9 +142,9 @@ fn handler() -> (Handler, Arc<Mutex<i32>>) {
 #[tokio::test]
 async fn a_2026_07_28_handler_serves_2025_11_25_clients() {
     let (h, _) = handler();
-    let server = to_11::ServeOlder::new(h);
+    let server = at_11_25(h);
     let client = Recorder::default();
-    let ask = |id, method, params| at_11_25(&server, &client, request(id, method, params));
+    let ask = |id, method, params| at(&server, &client, request(id, method, params));
     // `initialize` is answered from `server/discover`; without a spawner, no subscriptions.
     let init = ask(1, "initialize", initialize("2025-11-25")).await;
     let result = &init["result"];
@@ -202,11 +204,13 @@ async fn a_2026_07_28_handler_serves_2025_11_25_clients() {
 #[tokio::test]
 async fn subscriptions_run_one_listener_for_the_subscribed_uris() {
     let (h, listening) = handler();
-    let server = to_11::ServeOlder::new(h).with_spawn(|f| {
-        tokio::spawn(f);
-    });
+    let server: Arc<dyn Service> = Arc::new(
+        to_11::serve_older(v::handlers::Server::new(h)).with_spawn(|f| {
+            tokio::spawn(f);
+        }),
+    );
     let client = Recorder::default();
-    let ask = |id, method, params| at_11_25(&server, &client, request(id, method, params));
+    let ask = |id, method, params| at(&server, &client, request(id, method, params));
     let init = ask(1, "initialize", initialize("2025-11-25")).await;
     assert_eq!(
         init["result"]["capabilities"]["resources"],
@@ -215,7 +219,7 @@ async fn subscriptions_run_one_listener_for_the_subscribed_uris() {
     let settle = || tokio::time::sleep(Duration::from_millis(50));
 
     for (id, uri) in [(2, "a://x"), (3, "a://y")] {
-        let sub = at_11_25(
+        let sub = at(
             &server,
             &client,
             request(id, "resources/subscribe", json!({"uri": uri})),
@@ -256,22 +260,10 @@ async fn subscriptions_run_one_listener_for_the_subscribed_uris() {
 #[tokio::test]
 async fn through_one_pair_more_it_serves_2025_06_18_clients() {
     let (h, _) = handler();
-    let server = to_06::ServeOlder(to_11::ServeOlder::new(h));
+    let server = to_06::serve_older(at_11_25(h));
     let client = Recorder::default();
-    let back = v2025_06_18::handlers::ClientPeer(Peer::new(client.clone()));
-    let serve = |message: String| {
-        let (server, back) = (&server, &back);
-        async move {
-            let answer = v2025_06_18::handlers::serve_client_message(
-                server,
-                &Open,
-                back,
-                message.as_bytes(),
-            )
-            .await;
-            serde_json::from_str::<Value>(&answer.expect("answered")).unwrap()
-        }
-    };
+    let server: Arc<dyn Service> = Arc::new(server);
+    let serve = |message: String| at(&server, &client, message);
     let init = serve(request(1, "initialize", initialize("2025-06-18"))).await;
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
     let call = serve(request(2, "tools/call", json!({"name": "ask"}))).await;
@@ -296,8 +288,8 @@ impl v::handlers::ServerHandler for Nameless {
 
 #[tokio::test]
 async fn an_initialize_the_newer_handler_cannot_answer_is_an_error() {
-    let server = to_11::ServeOlder::new(Nameless);
-    let init = at_11_25(
+    let server = at_11_25(Nameless);
+    let init = at(
         &server,
         &Recorder::default(),
         request(1, "initialize", initialize("2025-11-25")),
@@ -316,22 +308,11 @@ async fn through_every_pair_it_serves_2024_11_05_clients() {
     use mcp_spec_types::convert::{
         v2024_11_05_v2025_03_26 as to_24, v2025_03_26_v2025_06_18 as to_03,
     };
-    use mcp_spec_types::v2024_11_05 as oldest;
     let (h, _) = handler();
-    let server = to_24::ServeOlder(to_03::ServeOlder(to_06::ServeOlder(
-        to_11::ServeOlder::new(h),
-    )));
+    let server = to_24::serve_older(to_03::serve_older(to_06::serve_older(at_11_25(h))));
+    let server: Arc<dyn Service> = Arc::new(server);
     let client = Recorder::default();
-    let back = oldest::handlers::ClientPeer(Peer::new(client.clone()));
-    let serve = |message: String| {
-        let (server, back) = (&server, &back);
-        async move {
-            let answer =
-                oldest::handlers::serve_client_message(server, &Open, back, message.as_bytes())
-                    .await;
-            serde_json::from_str::<Value>(&answer.expect("answered")).unwrap()
-        }
-    };
+    let serve = |message: String| at(&server, &client, message);
     let init = serve(request(1, "initialize", initialize("2024-11-05"))).await;
     assert_eq!(init["result"]["protocolVersion"], "2024-11-05", "{init}");
     assert_eq!(init["result"]["serverInfo"]["name"], "new");

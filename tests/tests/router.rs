@@ -197,8 +197,9 @@ async fn router_2026_07_28_and_through_the_adapters() {
         v2024_11_05_v2025_03_26 as to_24, v2025_03_26_v2025_06_18 as to_03,
         v2025_06_18_v2025_11_25 as to_06, v2025_11_25_v2026_07_28 as to_11,
     };
-    use mcp_spec_types::rt::service::RequestContext;
-    use mcp_spec_types::{v2024_11_05, v2025_11_25, v2026_07_28 as v};
+    use mcp_spec_types::rt::service::{RequestContext, Service};
+    use mcp_spec_types::v2026_07_28 as v;
+    use std::sync::Arc;
     type Cx = RequestContext<v::handlers::ClientPeer>;
 
     #[derive(serde::Deserialize)]
@@ -289,15 +290,15 @@ async fn router_2026_07_28_and_through_the_adapters() {
     assert_eq!(outcome(&moon).unwrap_err().0, -32002);
 
     // At 2025-11-25, through the bridge: `initialize` from `server/discover`.
-    let older = to_11::ServeOlder::new(router());
-    let back = v2025_11_25::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
+    let older: Arc<dyn Service> = Arc::new(to_11::serve_older(v::handlers::Server::new(router())));
+    let back = Peer::new(mcp_tests::Unused);
     let init = json!({"protocolVersion": "2025-11-25", "capabilities": {},
                       "clientInfo": {"name": "c", "version": "0"}});
     let plain = |id: i64, method: &str, params: &Value| {
         json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
     };
     let m = plain(1, "initialize", &init);
-    let a = v2025_11_25::handlers::serve_client_message(&older, &Open, &back, m.as_bytes()).await;
+    let a = older.clone().serve(back.clone(), m).await;
     let a: Value = serde_json::from_str(&a.unwrap()).unwrap();
     let result = outcome(&a).unwrap();
     assert_eq!(result["protocolVersion"], "2025-11-25");
@@ -310,17 +311,17 @@ async fn router_2026_07_28_and_through_the_adapters() {
         json!({"tools": {}, "resources": {}, "logging": {}})
     );
     let m = plain(2, "logging/setLevel", &json!({"level": "info"}));
-    let a = v2025_11_25::handlers::serve_client_message(&older, &Open, &back, m.as_bytes()).await;
+    let a = older.clone().serve(back.clone(), m).await;
     assert_eq!(
         serde_json::from_str::<Value>(&a.unwrap()).unwrap()["result"],
         json!({})
     );
 
     // At 2024-11-05, through every pair.
-    let oldest = to_24::ServeOlder(to_03::ServeOlder(to_06::ServeOlder(
-        to_11::ServeOlder::new(router()),
-    )));
-    let back = v2024_11_05::handlers::ClientPeer(Peer::new(mcp_tests::Unused));
+    let oldest = to_24::serve_older(to_03::serve_older(to_06::serve_older(to_11::serve_older(
+        v::handlers::Server::new(router()),
+    ))));
+    let oldest: Arc<dyn Service> = Arc::new(oldest);
     let init = json!({"protocolVersion": "2024-11-05", "capabilities": {},
                       "clientInfo": {"name": "c", "version": "0"}});
     for (id, method, params, check) in [
@@ -333,8 +334,7 @@ async fn router_2026_07_28_and_through_the_adapters() {
         ),
     ] {
         let m = plain(id, method, &params);
-        let a =
-            v2024_11_05::handlers::serve_client_message(&oldest, &Open, &back, m.as_bytes()).await;
+        let a = oldest.clone().serve(back.clone(), m).await;
         let a: Value = serde_json::from_str(&a.unwrap()).unwrap();
         let result = outcome(&a).unwrap();
         match check {
@@ -342,4 +342,28 @@ async fn router_2026_07_28_and_through_the_adapters() {
             _ => assert_eq!(result[check][0]["text"], "Lima", "{a}"),
         }
     }
+    // The oldest client gets only what its version defines: not the 2026-07-28 result's
+    // `resultType`, `cacheScope` and `ttlMs`, nor the discover `_meta`'s server info.
+    let a = oldest
+        .clone()
+        .serve(back.clone(), plain(3, "tools/list", &json!({})))
+        .await;
+    let a: Value = serde_json::from_str(&a.unwrap()).unwrap();
+    let result = outcome(&a).unwrap();
+    let members: Vec<&String> = result.as_object().unwrap().keys().collect();
+    assert_eq!(members, ["tools"], "{a}");
+    let m = plain(
+        4,
+        "initialize",
+        &json!({"protocolVersion": "2024-11-05", "capabilities": {},
+                                          "clientInfo": {"name": "c", "version": "0"}}),
+    );
+    let a = oldest.clone().serve(back.clone(), m).await;
+    let a: Value = serde_json::from_str(&a.unwrap()).unwrap();
+    let members: Vec<&String> = outcome(&a).unwrap().as_object().unwrap().keys().collect();
+    assert_eq!(
+        members,
+        ["capabilities", "protocolVersion", "serverInfo"],
+        "{a}"
+    );
 }

@@ -233,7 +233,7 @@ fn answer<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorObject> {
 /// The client's handler, written for 2026-07-28 (which deprecates sampling and roots,
 /// SEP-2577; servers still ask for them). It answers what any server asks of this client:
 /// a server of the `initialize` era in requests of its own (through the generated
-/// `AnswerOlder` adapters), a 2026-07-28 server in the input requests of an
+/// `answer_older` adapters), a 2026-07-28 server in the input requests of an
 /// `input_required` result ([`run`] hands them to it through the generated
 /// `answer_inputs`).
 struct Handler {

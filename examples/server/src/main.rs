@@ -7,7 +7,7 @@
 //! (`mcp_spec_session::Versions::every_version`): a request that carries
 //! `_meta["io.modelcontextprotocol/protocolVersion"]` (such as `server/discover`) is served
 //! at 2026-07-28; `initialize` negotiates an older version, served by the same handler
-//! through the generated `ServeOlder` adapters, which bridge the lifecycles: sampling and
+//! through the version adapters (`serve_older`), which bridge the lifecycles: sampling and
 //! elicitation, which the handler asks for in its results, become requests to the client.
 //! What it serves (the fixtures of the official conformance suite) is in `fixtures.rs`.
 

@@ -6,7 +6,7 @@
 //! `interop/record` turns these logs into the corpus under `tests/data/traffic/`. The
 //! example client uses this file too (`#[path]`).
 
-use mcp_spec_session::Direction;
+use mcp_spec_session::Flow;
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -55,11 +55,11 @@ pub fn on() -> bool {
 
 /// Records one message; `session` is the HTTP session, if the transport has sessions
 /// (`Some(None)`: not in one).
-pub fn record(direction: Direction, session: Option<Option<&str>>, text: &str) {
+pub fn record(direction: Flow, session: Option<Option<&str>>, text: &str) {
     let Some(log) = log() else { return };
     let dir = match direction {
-        Direction::In => "in",
-        Direction::Out => "out",
+        Flow::In => "in",
+        Flow::Out => "out",
     };
     let mut line = String::with_capacity(text.len() + 32);
     line.push_str("{\"dir\":");

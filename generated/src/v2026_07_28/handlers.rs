@@ -1295,6 +1295,63 @@ pub async fn answer_inputs<H: ClientHandler>(
     ::std::result::Result::Ok(answers)
 }
 
+/// A [`Client`] that also answers this era's input requests when they come as
+/// requests of their own, as a server of an older version sends them: what the
+/// adapters of `convert` (`answer_older`) put a client handler of this version
+/// behind. A server of this version sends them inside results only. The
+/// handler's context id is the request's id, as text.
+#[derive(Debug)]
+pub struct AnsweringInputs<H, P = crate::rt::service::Open>(
+    pub ::std::sync::Arc<Client<H, P>>,
+);
+
+impl<H: ClientHandler, P: Policy> Client<H, P> {
+    /// This client, also answering input requests sent as requests
+    /// ([`AnsweringInputs`]).
+    pub fn answering_inputs(self) -> AnsweringInputs<H, P> {
+        AnsweringInputs(::std::sync::Arc::new(self))
+    }
+}
+
+impl<H: ClientHandler + 'static, P: Policy + 'static> crate::rt::service::Service
+for AnsweringInputs<H, P> {
+    fn serve(
+        self: ::std::sync::Arc<Self>,
+        peer: crate::rt::service::Peer,
+        message: ::std::string::String,
+    ) -> crate::rt::service::BoxFuture<
+        'static,
+        ::std::option::Option<::std::string::String>,
+    > {
+        match crate::rt::service::request_as::<super::InputRequest>(&message) {
+            ::std::option::Option::Some(
+                (id, ::std::result::Result::Ok(request)),
+            ) if !::std::matches!(request, super::InputRequest::Unknown(_)) => {
+                ::std::boxed::Box::pin(async move {
+                    let key = id.to_string();
+                    let requests = ::std::collections::BTreeMap::from([
+                        (key.clone(), request),
+                    ]);
+                    let answer = answer_inputs(
+                            &self.0.handler,
+                            &requests,
+                            &ServerPeer(peer),
+                        )
+                        .await
+                        .map(|mut answers| answers.remove(&key));
+                    ::std::option::Option::Some(crate::rt::service::respond(&id, answer))
+                })
+            }
+            ::std::option::Option::Some((id, ::std::result::Result::Err(error))) => {
+                ::std::boxed::Box::pin(async move {
+                    ::std::option::Option::Some(crate::rt::service::refuse(&id, error))
+                })
+            }
+            _ => crate::rt::service::Service::serve(self.0.clone(), peer, message),
+        }
+    }
+}
+
 /// A server, as its client sees it: one typed method per request the server answers, one `notify_*` per notification it receives.
 #[derive(Debug, Clone)]
 pub struct ServerPeer(pub crate::rt::service::Peer);

@@ -8,10 +8,11 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::rust::{CONVERSION_PAIR, CONVERSIONS, OUTBOUND, ident, module_name, pretty};
+use super::rust::{CONVERSION_PAIR, CONVERSIONS, TRANSLATION, ident, module_name, pretty};
 use crate::Error;
 use crate::compat::{Fits, Misfit};
 use crate::model::{Kind, MessageKind, MethodDef, Model, TypeRef};
+use crate::overrides;
 
 /// One definition of a pair of versions, and how it converts each way.
 pub struct Conversion {
@@ -100,24 +101,9 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         let module = ident(&format!("{old_mod}_{new_mod}"));
         let (old_ident, new_ident) = (ident(&old_mod), ident(&new_mod));
         let doc = format!(" `{}` ⇄ `{}`.", old.version, new.version);
-        let serve = if has(new, "server/discover") {
-            serve_older_discover(old, new)
-        } else {
-            older_adapter(old, new, Side::Server)
-        };
-        let answer = older_adapter(old, new, Side::Client);
         let mut adapter = TokenStream::new();
-        for (side, tokens) in [(Side::Server, serve), (Side::Client, answer)] {
-            if !tokens.is_empty() {
-                adapter.extend(outbound(old, new, side));
-                adapter.extend(tokens);
-            }
-        }
-        if !adapter.is_empty() {
-            adapter = quote! {
-                use crate::rt::service::{NotificationContext, RequestContext};
-                #adapter
-            };
+        for side in [Side::Server, Side::Client] {
+            adapter.extend(adapters(old, new, side)?);
         }
         pairs.push(quote! {
             #[doc = #doc]
@@ -130,6 +116,44 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
             }
         });
     }
+    // The pairs the adapters join, newest first, each there with both versions' features.
+    let mut joined = Vec::new();
+    for pair in models.windows(2).rev() {
+        let (old, new) = (&pair[0], &pair[1]);
+        let serve = lifecycle(old, new, Side::Server);
+        let answer = lifecycle(old, new, Side::Client);
+        if answer.is_none() || super::same_as(new, std::slice::from_ref(old)).is_some() {
+            continue;
+        }
+        let (old_mod, new_mod) = (module_name(&old.version), module_name(&new.version));
+        let module = ident(&format!("{old_mod}_{new_mod}"));
+        let (old_v, new_v) = (&old.version, &new.version);
+        let serve = match serve {
+            None => quote!(::std::option::Option::None),
+            Some(_) => quote!(::std::option::Option::Some(|newer, spawn| {
+                ::std::sync::Arc::new(#module::serve_older(newer).spawning(spawn))
+            })),
+        };
+        joined.push(quote! {
+            #[cfg(all(feature = #old_mod, feature = #new_mod))]
+            crate::rt::adapt::Pair {
+                older: #old_v,
+                newer: #new_v,
+                serve_older: #serve,
+                answer_older: ::std::option::Option::Some(|newer| {
+                    ::std::sync::Arc::new(#module::answer_older(newer))
+                }),
+                to_older_server: ::std::option::Option::Some(#module::TO_OLDER_SERVER),
+            },
+        });
+    }
+    pairs.push(quote! {
+        /// The pairs of consecutive versions the adapters join, newest first (those whose
+        /// features are on): what `mcp-spec-session` walks to serve or answer every older
+        /// version with one handler.
+        #[cfg(feature = "convert")]
+        pub const ADAPTERS: &[crate::rt::adapt::Pair] = &[ #( #joined )* ];
+    });
     let table = table.into_iter().map(|line| format!(" {line}"));
     let tokens = quote! {
         //! Conversions between consecutive protocol versions, for every definition both
@@ -217,7 +241,7 @@ pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<Strin
 /// (`rt::bridge::without_envelope`) and results get what the newer era requires and the
 /// older one does not write (`rt::bridge::older_result`).
 fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
-    let (_, _, _, name) = side.names();
+    let name = side.to_older();
     // With the discover era's input requests: an adapter sends them to an older client as
     // requests of its own.
     let sent = |m: &Model, kind| -> Vec<MethodDef> {
@@ -226,7 +250,8 @@ fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
             .cloned()
             .collect()
     };
-    let across = side == Side::Client && has(old, "initialize") && !has(new, "initialize");
+    let initialize = overrides::LIFECYCLE.initialize;
+    let across = side == Side::Client && has(old, initialize) && !has(new, initialize);
     let mut rows = Vec::new();
     for kind in [MessageKind::Request, MessageKind::Notification] {
         let newer = sent(new, kind);
@@ -244,7 +269,7 @@ fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
             };
             let result = match (m.result.as_deref(), n.result.as_deref()) {
                 (Some(a), Some(b)) => {
-                    let cache = declares(new, b, "cacheScope");
+                    let cache = declares(new, b, overrides::LIFECYCLE.cache_scope);
                     let (a, b) = (ident(a), ident(b));
                     if across {
                         quote!(-> (#a => #b, #cache))
@@ -267,9 +292,9 @@ fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
         quote!(plain)
     };
     let (from, to_v) = (&new.version, &old.version);
-    let outbound = format_ident!("{}", OUTBOUND);
+    let translation = format_ident!("{}", TRANSLATION);
     quote! {
-        crate::rt::#outbound! {
+        crate::rt::#translation! {
             #to #name: new #from => old #to_v, #era { #( #rows ),* }
         }
     }
@@ -289,134 +314,12 @@ impl Side {
     fn answers_client(self) -> bool {
         self == Side::Server
     }
-    /// The handler trait, the type of the peer in its context, the adapter's name, and the
-    /// table of what the handler sends that peer.
-    fn names(self) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+    /// The table of what the handler sends the older peer.
+    fn to_older(self) -> TokenStream {
         match self {
-            Side::Server => (
-                quote!(ServerHandler),
-                quote!(ClientPeer),
-                quote!(ServeOlder),
-                quote!(TO_OLDER_CLIENT),
-            ),
-            Side::Client => (
-                quote!(ClientHandler),
-                quote!(ServerPeer),
-                quote!(AnswerOlder),
-                quote!(TO_OLDER_SERVER),
-            ),
+            Side::Server => quote!(TO_OLDER_CLIENT),
+            Side::Client => quote!(TO_OLDER_SERVER),
         }
-    }
-}
-
-/// `ServeOlder<H>` (a server handler of the older version made of one of the newer, for a
-/// pair in the same lifecycle era: both answer `initialize`), or `AnswerOlder<H>` (a client
-/// handler of the older version made of one of the newer, for any pair whose older version
-/// answers `initialize`). Each request the older version has and the newer handler answers
-/// too is forwarded: params converted up (-32602 if they do not convert), the newer handler
-/// called, its result converted down (-32603 naming what the older version cannot carry).
-/// A server's `initialize` answers with the older version.
-fn older_adapter(old: &Model, new: &Model, side: Side) -> TokenStream {
-    let (lifecycle_old, lifecycle_new) = (has(old, "initialize"), has(new, "initialize"));
-    if !lifecycle_old || (side == Side::Server && !lifecycle_new) {
-        return quote!();
-    }
-    let (handler, peer, adapter, table) = side.names();
-    let protocol_version = old
-        .types
-        .iter()
-        .find(|t| t.name == "InitializeResult")
-        .and_then(|t| match &t.kind {
-            Kind::Struct { fields, .. } => fields
-                .iter()
-                .find(|f| f.wire == "protocolVersion" && f.required && f.ty == TypeRef::String)
-                .map(|f| ident(&f.name)),
-            _ => None,
-        });
-    let version = &old.version;
-    let mut forwarded = Vec::new();
-    let ((old_answers, old_hears), (new_answers, new_hears)) =
-        (served(old, side), served(new, side));
-    for m in old_answers {
-        let Some(n) = new_answers.iter().find(|x| x.method == m.method) else {
-            continue;
-        };
-        let (Some(old_result), true) = (m.result.as_deref(), n.result.is_some()) else {
-            continue;
-        };
-        let f = ident(&super::handlers::handler_fn_name(&m));
-        let g = ident(&super::handlers::handler_fn_name(n));
-        let old_result = ident(old_result);
-        let method = &m.method;
-        // What the older handler takes, and the newer one's params made from it.
-        let Some((param, up)) = params_up(&m, n) else {
-            continue;
-        };
-        let call = up.map(|up| quote!(#up?,));
-        let fix_version = (side == Side::Server && m.method == "initialize")
-            .then_some(protocol_version.as_ref())
-            .flatten()
-            .map(|field| quote!(result.#field = #version.into();));
-        forwarded.push(quote! {
-            async fn #f(&self, #param cx: RequestContext<old::handlers::#peer>)
-                -> ::std::result::Result<old::#old_result, crate::rt::jsonrpc::ErrorObject>
-            {
-                let answer = self.0.#g(#call newer(cx)).await?;
-                #[allow(unused_mut)]
-                let mut result = crate::rt::convert::result_down::<_, old::#old_result>(&answer, #method, #version)?;
-                #fix_version
-                Ok(result)
-            }
-        });
-    }
-    forwarded.extend(forward_notifications(
-        &old_hears,
-        &new_hears,
-        side,
-        quote!(self.0),
-    ));
-    let (old_v, new_v) = (&old.version, &new.version);
-    let doc = match side {
-        Side::Server => format!(
-            " Serves clients of `{old_v}` with a server handler written for `{new_v}`: each \
-             request both versions have is converted up, answered by the newer handler, and \
-             its result converted down; a request only `{old_v}` has is answered by the older \
-             trait's default (-32601). Params that do not convert are -32602; a result the \
-             older version cannot carry is -32603, naming what. `initialize` answers with \
-             `{old_v}`. The handler calls the client back with its own version's types, \
-             converted for it ([`TO_OLDER_CLIENT`]). Chains: `ServeOlder(ServeOlder(h))` \
-             through the pair before."
-        ),
-        Side::Client => format!(
-            " Answers servers of `{old_v}` with a client handler written for `{new_v}`: each \
-             request both versions have (sampling, elicitation, roots) is converted up, \
-             answered by the newer handler, and its result converted down; a request only \
-             `{old_v}` has is answered by the older trait's default. Params that do not \
-             convert are -32602; a result the older version cannot carry is -32603, naming \
-             what. The handler calls the server back with its own version's types, converted \
-             for it ([`TO_OLDER_SERVER`], which also makes a newer client's own calls to an \
-             older server: `new::handlers::ServerPeer(rt::convert::outbound(&peer, \
-             TO_OLDER_SERVER))`). Chains: `AnswerOlder(AnswerOlder(h))` through the pair \
-             before."
-        ),
-    };
-    quote! {
-        #[doc = #doc]
-        #[derive(Debug, Clone, Default)]
-        pub struct #adapter<H>(pub H);
-
-        const _: () = {
-            /// The newer handler's context: the same request on the same connection, whose
-            /// calls back are converted for the older peer.
-            fn newer(cx: RequestContext<old::handlers::#peer>) -> RequestContext<new::handlers::#peer> {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, #table);
-                RequestContext { id: cx.id, meta: cx.meta, peer: new::handlers::#peer(peer) }
-            }
-
-            impl<H: new::handlers::#handler> old::handlers::#handler for #adapter<H> {
-                #( #forwarded )*
-            }
-        };
     }
 }
 
@@ -457,278 +360,165 @@ fn served(m: &Model, side: Side) -> (Vec<MethodDef>, Vec<MethodDef>) {
     )
 }
 
-/// The notification methods of an adapter: each the older version hears and the newer
-/// handler too, its params converted up (a notification whose params do not convert is
-/// not passed on), the handler (`handler`, an expression on `self`) given a peer through
-/// the side's outbound table.
-fn forward_notifications(
-    old_hears: &[MethodDef],
-    new_hears: &[MethodDef],
-    side: Side,
-    handler: TokenStream,
-) -> Vec<TokenStream> {
-    let (_, peer, _, table) = side.names();
-    let mut forwarded = Vec::new();
-    for m in old_hears {
-        let Some(n) = new_hears.iter().find(|x| x.method == m.method) else {
-            continue;
-        };
-        let f = ident(&super::handlers::handler_fn_name(m));
-        let g = ident(&super::handlers::handler_fn_name(n));
-        let Some((param, up)) = params_up(m, n) else {
-            continue;
-        };
-        let call = up.map(|up| quote!(match #up { Ok(p) => p, Err(_) => return },));
-        forwarded.push(quote! {
-            async fn #f(&self, #param cx: NotificationContext<old::handlers::#peer>) {
-                let peer = crate::rt::convert::outbound(&cx.peer.0, #table);
-                let cx = NotificationContext { meta: cx.meta, peer: new::handlers::#peer(peer) };
-                #handler.#g(#call cx).await
-            }
-        });
-    }
-    forwarded
-}
-
-/// An older method's parameter as the trait declares it, and the params to give
-/// `rt::bridge` (`&()`, written as `null`, where there are none); `None` for params of
-/// another shape.
-fn old_param(m: &MethodDef) -> Option<(TokenStream, TokenStream)> {
-    match (&m.params, m.params_required) {
-        (None, _) => Some((quote!(), quote!(&()))),
-        (Some(TypeRef::Named(a)), true) => {
-            let a = ident(a);
-            Some((quote!(params: old::#a,), quote!(&params)))
-        }
-        (Some(TypeRef::Named(a)), false) => {
-            let a = ident(a);
-            Some((
-                quote!(params: ::std::option::Option<old::#a>,),
-                quote!(&params),
-            ))
-        }
-        _ => None,
-    }
-}
-
-/// `ServeOlder<H>` across the lifecycle change: a server handler of an `initialize`-era
-/// version made of one of the `server/discover` era, through `rt::bridge` (which says
-/// what each side's lifecycle becomes in the other). Each request both versions answer is
-/// forwarded with the bridge's `_meta`, input the handler asks for is asked of the
-/// client, and the result converted down. `initialize` is answered from `server/discover`,
-/// `logging/setLevel` sets the level the bridge passes on, and `resources/subscribe` /
-/// `unsubscribe` drive a background `subscriptions/listen` — each where the two models
-/// have those methods.
-fn serve_older_discover(old: &Model, new: &Model) -> TokenStream {
-    if !has(old, "initialize") || has(old, "server/discover") {
-        return quote!();
-    }
-    let (old_answers, old_hears) = served(old, Side::Server);
-    let (new_answers, new_hears) = served(new, Side::Server);
-    let find = |set: &[MethodDef], method: &str| set.iter().find(|x| x.method == method).cloned();
-    let (version, new_version) = (&old.version, &new.version);
-    let mut methods = Vec::new();
-    for m in &old_answers {
-        let Some(old_result) = m.result.as_deref().map(ident) else {
-            continue;
-        };
-        let Some((param, arg)) = old_param(m) else {
-            continue;
-        };
-        let f = ident(&super::handlers::handler_fn_name(m));
-        let signature = quote! {
-            async fn #f(&self, #param cx: RequestContext<old::handlers::ClientPeer>)
-                -> ::std::result::Result<old::#old_result, crate::rt::jsonrpc::ErrorObject>
-        };
-        let forward = |n: &MethodDef| {
-            let g = ident(&super::handlers::handler_fn_name(n));
-            quote! {{
-                let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                self.bridge.call(#arg, &peer, |params, meta| self.handler.#g(params, newer(&cx, &peer, meta))).await?
-            }}
-        };
-        let method = m.method.as_str();
-        let body = match (method, find(&new_answers, method)) {
-            (_, Some(n)) if n.params.is_some() && n.result.is_some() => {
-                let call = forward(&n);
-                quote! {
-                    let answer = #call;
-                    crate::rt::convert::result_down::<_, old::#old_result>(&answer, #method, #version)
-                }
-            }
-            ("initialize", None) => match find(&new_answers, "server/discover") {
-                Some(n) if n.params.is_some() && m.params_required => {
-                    let call = forward(&n);
-                    quote! {
-                        self.bridge.initialize(&params);
-                        let answer = #call;
-                        let result = self.bridge.initialize_result(&answer, #version)?;
-                        crate::rt::convert::result_down::<_, old::#old_result>(&result, #method, #version)
-                    }
-                }
-                _ => continue,
-            },
-            ("logging/setLevel", None) if m.params_required => quote! {
-                let _ = cx;
-                self.bridge.set_level(&params)?;
-                Ok(::std::default::Default::default())
-            },
-            ("resources/subscribe" | "resources/unsubscribe", None)
-                if m.params_required && find(&new_answers, "subscriptions/listen").is_some() =>
-            {
-                let subscribe = method == "resources/subscribe";
-                quote! {
-                    self.listen(#subscribe, &params, &cx)?;
-                    Ok(::std::default::Default::default())
-                }
-            }
-            _ => continue,
-        };
-        methods.push(quote! { #signature { #body } });
-    }
-    methods.extend(forward_notifications(
-        &old_hears,
-        &new_hears,
-        Side::Server,
-        quote!(self.handler),
-    ));
-    // The background listener behind `resources/subscribe`.
-    let listen = find(&new_answers, "subscriptions/listen").and_then(|n| {
-        let Some(TypeRef::Named(p)) = &n.params else {
-            return None;
-        };
-        let (p, g) = (ident(p), ident(&super::handlers::handler_fn_name(&n)));
-        Some(quote! {
-            impl<H: new::handlers::ServerHandler + 'static> ServeOlder<H> {
-                /// Changes the subscribed URIs and restarts the handler's listener for them.
-                fn listen<S: crate::serde::Serialize>(
-                    &self,
-                    subscribe: bool,
-                    params: &S,
-                    cx: &RequestContext<old::handlers::ClientPeer>,
-                ) -> ::std::result::Result<(), crate::rt::jsonrpc::ErrorObject> {
-                    let handler = self.handler.clone();
-                    let peer = crate::rt::convert::outbound(&cx.peer.0, TO_OLDER_CLIENT);
-                    let peer = crate::rt::bridge::older_peer(&peer);
-                    self.bridge.resubscribe(subscribe, params, move |params, meta| {
-                        let params = crate::rt::convert::params_up::<_, new::#p>(&params)?;
-                        let cx = RequestContext {
-                            id: crate::rt::jsonrpc::Id::String("subscriptions/listen".into()),
-                            meta: ::std::option::Option::Some(meta),
-                            peer: new::handlers::ClientPeer(peer),
-                        };
-                        ::std::result::Result::Ok(::std::boxed::Box::pin(async move {
-                            let _ = handler.#g(params, cx).await;
-                        }))
-                    })
-                }
-            }
-        })
-    });
-    let doc = format!(
-        " Serves clients of `{version}` with a server handler written for `{new_version}`, \
-         across the change of lifecycle (what each side's becomes in the other is in \
-         [`rt::bridge`](crate::rt::bridge)): each request both versions have gets the \
-         client's capabilities, info and log level in its `_meta`, input the handler asks \
-         for is asked of the client, and the result is converted down; `initialize` is \
-         answered from `server/discover`. A request only `{version}` has, and that the \
-         bridge does not make of the newer one's, is answered by the older trait's default \
-         (-32601). Params that do not convert are -32602; a result the older version cannot \
-         carry is -32603, naming what. One per connection: it remembers what the client \
-         said. What the handler sends the client is converted for it ([`TO_OLDER_CLIENT`])."
+/// The lifecycle of an adapter's pair: whether both versions answer `initialize`, or the
+/// older does and the newer answers `server/discover` instead (`None`: no adapter).
+fn lifecycle(old: &Model, new: &Model, side: Side) -> Option<Across> {
+    let (initialize, discover) = (
+        overrides::LIFECYCLE.initialize,
+        overrides::LIFECYCLE.discover,
     );
-    let new_doc = format!(
-        " Serves `handler` to one connection of `{version}` clients; resource \
-         subscriptions are not offered."
-    );
-    quote! {
-        use crate::rt::service::Meta;
-        use ::std::sync::Arc;
-
-        #[doc = #doc]
-        pub struct ServeOlder<H> {
-            handler: Arc<H>,
-            bridge: Arc<crate::rt::bridge::Bridge>,
-        }
-
-        impl<H> ServeOlder<H> {
-            #[doc = #new_doc]
-            pub fn new(handler: H) -> Self {
-                ServeOlder {
-                    handler: Arc::new(handler),
-                    bridge: Arc::new(crate::rt::bridge::Bridge::new(#new_version)),
-                }
-            }
-
-            /// This adapter, serving resource subscriptions with a `subscriptions/listen`
-            /// that `spawn` runs in the background (`|f| { tokio::spawn(f); }`). Call it
-            /// before serving: it starts the connection afresh.
-            pub fn with_spawn(
-                self,
-                spawn: impl Fn(crate::rt::service::BoxFuture<'static, ()>) + Send + Sync + 'static,
-            ) -> Self {
-                let bridge = crate::rt::bridge::Bridge::new(#new_version).with_spawn(Arc::new(spawn));
-                ServeOlder { handler: self.handler, bridge: Arc::new(bridge) }
-            }
-        }
-
-        impl<H> ::std::clone::Clone for ServeOlder<H> {
-            fn clone(&self) -> Self {
-                ServeOlder { handler: self.handler.clone(), bridge: self.bridge.clone() }
-            }
-        }
-
-        impl<H> ::std::fmt::Debug for ServeOlder<H> {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.debug_struct("ServeOlder").field("bridge", &self.bridge).finish_non_exhaustive()
-            }
-        }
-
-        /// The newer handler's context: the same request on the same connection, with the
-        /// `_meta` the bridge gave it, and `peer` (the client, through [`TO_OLDER_CLIENT`]).
-        fn newer(cx: &RequestContext<old::handlers::ClientPeer>, peer: &crate::rt::service::Peer, meta: Meta) -> RequestContext<new::handlers::ClientPeer> {
-            RequestContext { id: cx.id.clone(), meta: ::std::option::Option::Some(meta), peer: new::handlers::ClientPeer(peer.clone()) }
-        }
-
-        #listen
-
-        impl<H: new::handlers::ServerHandler + 'static> old::handlers::ServerHandler for ServeOlder<H> {
-            #( #methods )*
-        }
+    if !has(old, initialize) {
+        return None;
+    }
+    match (side, has(new, initialize), has(new, discover)) {
+        (Side::Client, _, _) | (Side::Server, true, _) => Some(Across::No),
+        (Side::Server, false, true) => Some(Across::Yes),
+        (Side::Server, false, false) => None,
     }
 }
 
-/// What an older handler's method takes for `m`'s params, and an expression giving the
-/// newer method's (`n`'s) params from them as a `Result<_, ErrorObject>` (-32602 where they
-/// do not convert); no expression where neither method has params. `None` for params of
-/// another shape (the method is not forwarded: the older trait's default answers).
-fn params_up(m: &MethodDef, n: &MethodDef) -> Option<(TokenStream, Option<TokenStream>)> {
+/// Whether an adapter's pair crosses the change of lifecycle.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Across {
+    No,
+    Yes,
+}
+
+/// One side's adapter of a pair (none where the older version does not answer
+/// `initialize`): its two tables, what the older peer sends the newer handler
+/// (`FROM_OLDER_*`) and what the handler sends the peer (`TO_OLDER_*`), and the function
+/// that makes it of the newer version's service (`rt::adapt::Adapter`).
+fn adapters(old: &Model, new: &Model, side: Side) -> Result<TokenStream, Error> {
+    let Some(across) = lifecycle(old, new, side) else {
+        return Ok(TokenStream::new());
+    };
+    let to_older = outbound(old, new, side);
+    let from_older = inbound(old, new, side, across)?;
+    let to_name = side.to_older();
+    let (from_name, make, read, what) = match side {
+        Side::Server => (
+            quote!(FROM_OLDER_CLIENT),
+            quote!(serve_older),
+            quote!(
+                old::methods::ClientRequest,
+                old::methods::ClientNotification
+            ),
+            format!(
+                " Serves clients of `{}` with the service of a server of `{}` \
+                 (`new::handlers::Server`, or an adapter of the pair after this one): see \
+                 [`rt::adapt`](crate::rt::adapt). One per connection.",
+                old.version, new.version
+            ),
+        ),
+        Side::Client => (
+            quote!(FROM_OLDER_SERVER),
+            quote!(answer_older),
+            quote!(
+                old::methods::ServerRequest,
+                old::methods::ServerNotification
+            ),
+            format!(
+                " Answers servers of `{}` with the service of a client of `{}` \
+                 (`new::handlers::Client`, or an adapter of the pair after this one): see \
+                 [`rt::adapt`](crate::rt::adapt). The client's own calls go through \
+                 [`TO_OLDER_SERVER`] (`rt::convert::outbound`).",
+                old.version, new.version
+            ),
+        ),
+    };
+    let constructor = match across {
+        Across::No => quote!(new),
+        Across::Yes => quote!(across),
+    };
+    Ok(quote! {
+        #to_older
+        #from_older
+        #[doc = #what]
+        pub fn #make(newer: impl crate::rt::service::Service) -> crate::rt::adapt::Adapter<#read> {
+            crate::rt::adapt::Adapter::#constructor(newer, #from_name, #to_name, old::methods::BATCHES)
+        }
+    })
+}
+
+/// `FROM_OLDER_CLIENT` (what an older client sends a newer server handler) or
+/// `FROM_OLDER_SERVER` (what an older server sends a newer client): the params of each
+/// request and notification both versions have, up, and the results of the requests
+/// back, for `rt::adapt`. Across the change of lifecycle, the older version's `initialize`
+/// becomes the newer's `server/discover` (its result made by `rt::bridge`, JSON).
+fn inbound(old: &Model, new: &Model, side: Side, across: Across) -> Result<TokenStream, Error> {
+    let ((old_answers, old_hears), (new_answers, new_hears)) =
+        (served(old, side), served(new, side));
     let named = |t: &Option<TypeRef>| match t {
         Some(TypeRef::Named(n)) => Some(ident(n)),
         _ => None,
     };
-    if m.params.is_none() && n.params.is_none() {
-        return Some((quote!(), None));
+    let mut rows = Vec::new();
+    for (old_set, new_set) in [(&old_answers, &new_answers), (&old_hears, &new_hears)] {
+        for m in old_set {
+            let lifecycle = overrides::LIFECYCLE;
+            let bridged = across == Across::Yes && m.method == lifecycle.initialize;
+            let newer = if bridged {
+                lifecycle.discover
+            } else {
+                m.method.as_str()
+            };
+            let Some(n) = new_set.iter().find(|x| x.method == newer) else {
+                continue;
+            };
+            let result = match (m.result.as_deref(), n.result.as_deref()) {
+                (Some(a), _) if bridged => {
+                    let a = ident(a);
+                    quote!(-> (json => #a))
+                }
+                (Some(a), Some(b)) => {
+                    let (a, b) = (ident(a), ident(b));
+                    quote!(-> (#b => #a))
+                }
+                (None, None) => quote!(),
+                _ => continue,
+            };
+            let params = match (named(&m.params), named(&n.params)) {
+                (None, None) if m.params.is_none() && n.params.is_none() => quote!(_),
+                (Some(a), Some(b)) => {
+                    // The adapter gives the newer handler no params where the older peer
+                    // sent none: only across the eras (where the bridge always sends
+                    // some) may the newer version require them when the older does not.
+                    if across == Across::No && !m.params_required && n.params_required {
+                        return Err(Error::msg(format!(
+                            "internal error: `{}` has optional params in {} and required \
+                             ones in {}: the adapter cannot make them",
+                            m.method, old.version, new.version
+                        )));
+                    }
+                    quote!((#a => #b))
+                }
+                (None, Some(b)) if across == Across::Yes && m.params.is_none() => {
+                    quote!((json => #b))
+                }
+                _ => continue,
+            };
+            let method = m.method.as_str();
+            rows.push(quote!(#method: #params #result));
+        }
     }
-    let (a, b) = (named(&m.params)?, named(&n.params)?);
-    let up = quote!(crate::rt::convert::params_up::<_, new::#b>);
-    Some(match (m.params_required, n.params_required) {
-        (true, true) => (quote!(params: old::#a,), Some(quote!(#up(&params)))),
-        (true, false) => (
-            quote!(params: old::#a,),
-            Some(quote!(#up(&params).map(::std::option::Option::Some))),
-        ),
-        (false, false) => (
-            quote!(params: ::std::option::Option<old::#a>,),
-            Some(quote!(params.as_ref().map(#up).transpose())),
-        ),
-        (false, true) => (
-            quote!(params: ::std::option::Option<old::#a>,),
-            Some(quote!(match &params {
-                ::std::option::Option::Some(p) => #up(p),
-                ::std::option::Option::None => crate::rt::path::from_str::<new::#b>("{}")
-                    .map_err(|e| crate::rt::jsonrpc::ErrorObject::invalid_params(e.to_string())),
-            })),
-        ),
+    // What the older handler answers by default and the newer version does not have.
+    let answered: Vec<&str> = old_answers
+        .iter()
+        .map(|m| m.method.as_str())
+        .filter(|m| {
+            overrides::answered_by_default(m) && !new_answers.iter().any(|n| n.method == *m)
+        })
+        .collect();
+    let answered = (!answered.is_empty()).then(|| quote!([ #( #answered ),* ]));
+    let (dir, name) = match side {
+        Side::Server => (quote!(from_client), quote!(FROM_OLDER_CLIENT)),
+        Side::Client => (quote!(from_server), quote!(FROM_OLDER_SERVER)),
+    };
+    let (from, to) = (&old.version, &new.version);
+    let translation = format_ident!("{}", TRANSLATION);
+    Ok(quote! {
+        crate::rt::#translation! {
+            #dir #name: old #from => new #to, plain #answered { #( #rows ),* }
+        }
     })
 }

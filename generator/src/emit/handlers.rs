@@ -186,7 +186,7 @@ fn handler_trait(
         let result = result_type(m);
         // A request the specification requires an answer to (`ping`, see
         // `overrides::ANSWERED_BY_DEFAULT`) defaults to an empty result; any other to -32601.
-        let doc = if method == "tools/call" {
+        let doc = if method == crate::overrides::CALL_TOOL {
             format!(
                 "{doc} A tool that runs and fails answers `Ok` with an error result \
                  (`CallToolResult::error`, `isError: true`), which the model sees; `Err` is \
@@ -509,7 +509,7 @@ fn answer_inputs(model: &Model, client_answers: &[&MethodDef]) -> TokenStream {
     };
     let (Some(requests), Some(responses)) = (
         union(crate::overrides::INPUT_REQUEST_UNION),
-        union("InputResponse"),
+        union(crate::overrides::INPUT_RESPONSE_UNION),
     ) else {
         return quote!();
     };
@@ -573,6 +573,51 @@ fn answer_inputs(model: &Model, client_answers: &[&MethodDef]) -> TokenStream {
                 answers.insert(key.clone(), answer);
             }
             ::std::result::Result::Ok(answers)
+        }
+
+        /// A [`Client`] that also answers this era's input requests when they come as
+        /// requests of their own, as a server of an older version sends them: what the
+        /// adapters of `convert` (`answer_older`) put a client handler of this version
+        /// behind. A server of this version sends them inside results only. The
+        /// handler's context id is the request's id, as text.
+        #[derive(Debug)]
+        pub struct AnsweringInputs<H, P = crate::rt::service::Open>(pub ::std::sync::Arc<Client<H, P>>);
+
+        impl<H: ClientHandler, P: Policy> Client<H, P> {
+            /// This client, also answering input requests sent as requests
+            /// ([`AnsweringInputs`]).
+            pub fn answering_inputs(self) -> AnsweringInputs<H, P> {
+                AnsweringInputs(::std::sync::Arc::new(self))
+            }
+        }
+
+        impl<H: ClientHandler + 'static, P: Policy + 'static> crate::rt::service::Service for AnsweringInputs<H, P> {
+            fn serve(
+                self: ::std::sync::Arc<Self>,
+                peer: crate::rt::service::Peer,
+                message: ::std::string::String,
+            ) -> crate::rt::service::BoxFuture<'static, ::std::option::Option<::std::string::String>> {
+                match crate::rt::service::request_as::<super::InputRequest>(&message) {
+                    ::std::option::Option::Some((id, ::std::result::Result::Ok(request)))
+                        if !::std::matches!(request, super::InputRequest::Unknown(_)) =>
+                    {
+                        ::std::boxed::Box::pin(async move {
+                            let key = id.to_string();
+                            let requests = ::std::collections::BTreeMap::from([(key.clone(), request)]);
+                            let answer = answer_inputs(&self.0.handler, &requests, &ServerPeer(peer))
+                                .await
+                                .map(|mut answers| answers.remove(&key));
+                            ::std::option::Option::Some(crate::rt::service::respond(&id, answer))
+                        })
+                    }
+                    ::std::option::Option::Some((id, ::std::result::Result::Err(error))) => {
+                        ::std::boxed::Box::pin(async move {
+                            ::std::option::Option::Some(crate::rt::service::refuse(&id, error))
+                        })
+                    }
+                    _ => crate::rt::service::Service::serve(self.0.clone(), peer, message),
+                }
+            }
         }
     }
 }

@@ -6,7 +6,7 @@
 //! share (identifiers, headers, printing) are in `rust`, which depends on none of them. Questions about the model (which
 //! methods a side sends, a method's marker name) are answered by the model itself.
 
-mod build;
+mod constructors;
 mod convert;
 mod handlers;
 mod harness;

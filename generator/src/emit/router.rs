@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::build;
+use super::constructors;
 use super::rust::{ident, result_type};
 use crate::model::{Field, Kind, MethodDef, Model, TypeDef, TypeRef};
 
@@ -34,7 +34,7 @@ fn new_call(
     name: &str,
     arg: impl Fn(&str) -> Option<TokenStream>,
 ) -> Option<TokenStream> {
-    let args = build::params(fields(types, name)?)
+    let args = constructors::params(fields(types, name)?)
         .map(|f| arg(&f.wire))
         .collect::<Option<Vec<_>>>()?;
     let ty = ident(name);
@@ -192,9 +192,13 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     let has_error = result_fields
         .iter()
         .any(|f| f.wire == "isError" && !f.required)
-        && !build::call_tool_result_shortcuts(types["CallToolResult"], result_fields, &types)
-            .is_empty();
-    let has_arguments_as = !build::call_tool_params_shortcuts(
+        && !constructors::call_tool_result_shortcuts(
+            types["CallToolResult"],
+            result_fields,
+            &types,
+        )
+        .is_empty();
+    let has_arguments_as = !constructors::call_tool_params_shortcuts(
         types["CallToolRequestParams"],
         fields(&types, "CallToolRequestParams")?,
     )

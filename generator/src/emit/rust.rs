@@ -84,8 +84,8 @@ pub const WIRE_ENUM: &str = "wire_enum";
 pub const NEWTYPE: &str = "newtype";
 /// The runtime macro of the conversions between two versions (one row a definition).
 pub const CONVERSIONS: &str = "conversions";
-/// The runtime macro of what a handler sends an older peer (one row a method).
-pub const OUTBOUND: &str = "outbound";
+/// The runtime macro of how one version's messages become another's (one row a method).
+pub const TRANSLATION: &str = "translation";
 /// The test crate's macro of one pair's conversions (`tests/src/convert.rs`).
 pub const CONVERSION_PAIR: &str = "conversion_pair";
 const TABLE_MACROS: [&str; 7] = [
@@ -95,7 +95,7 @@ const TABLE_MACROS: [&str; 7] = [
     UNION_ARMS,
     WIRE_ENUM,
     CONVERSIONS,
-    OUTBOUND,
+    TRANSLATION,
 ];
 
 /// prettyplease flows the tokens of a macro invocation like a paragraph; the invocations
@@ -265,8 +265,10 @@ fn tokens_text(tokens: TokenStream) -> String {
                     Delimiter::Brace => ("{ ", " }"),
                     Delimiter::None => ("", ""),
                 };
-                // After `,`, `:`, `=>` or `->`, a group stands apart too: `a: (b)`.
-                if space && out.ends_with([',', ':', '>']) {
+                // After `,`, `:`, `=>` or `->`, a group stands apart too (`a: (b)`), and a list
+                // after a word (`plain ["ping"]`).
+                let bracket = g.delimiter() == Delimiter::Bracket;
+                if space && (bracket || out.ends_with([',', ':', '>'])) {
                     out.push(' ');
                 }
                 out.push_str(open);

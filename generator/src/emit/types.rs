@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::build;
+use super::constructors;
 use super::rust::{
     CLOSED_OBJECT, NEWTYPE, OPEN_OBJECT, UNION_ARMS, WIRE_ENUM, doc_attrs, header, ident, pretty,
 };
@@ -20,7 +20,7 @@ struct Emitter<'m> {
     /// Schema definition name → Rust name, for doc links.
     links: BTreeMap<String, String>,
     /// The model's types by Rust name (what a shortcut builds must exist).
-    types: build::Types<'m>,
+    types: constructors::Types<'m>,
 }
 
 /// The version's `mod.rs`: every type of the model.
@@ -338,11 +338,11 @@ impl Emitter<'_> {
                 inner
             }
         };
-        let constructor = build::constructor(t, fields, additional.is_some(), arg_ty);
+        let constructor = constructors::constructor(t, fields, additional.is_some(), arg_ty);
         let shortcuts = [
-            build::call_tool_result_shortcuts(t, fields, &self.types),
-            build::tool_shortcuts(t, fields),
-            build::call_tool_params_shortcuts(t, fields),
+            constructors::call_tool_result_shortcuts(t, fields, &self.types),
+            constructors::tool_shortcuts(t, fields),
+            constructors::call_tool_params_shortcuts(t, fields),
         ];
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
@@ -508,7 +508,7 @@ impl Emitter<'_> {
         let hows = variants
             .iter()
             .map(|v| self.is_integer(&v.ty).then(|| quote!(int)));
-        let shortcuts = build::union_shortcuts(t, variants, &self.types);
+        let shortcuts = constructors::union_shortcuts(t, variants, &self.types);
         let from_impls = variants
             .iter()
             .filter(|v| variants.iter().filter(|o| o.ty == v.ty).count() == 1)

@@ -26,8 +26,9 @@ pub fn emit_protocol_versions(models: &[Model], header_text: &str) -> Result<Str
     let discover: Vec<bool> = versions
         .iter()
         .map(|m| {
-            m.methods.iter().any(|x| x.method == "server/discover")
-                && !m.methods.iter().any(|x| x.method == "initialize")
+            let lifecycle = crate::overrides::LIFECYCLE;
+            m.methods.iter().any(|x| x.method == lifecycle.discover)
+                && !m.methods.iter().any(|x| x.method == lifecycle.initialize)
         })
         .collect();
     // The newest released version; with only `draft` given, `draft` itself.

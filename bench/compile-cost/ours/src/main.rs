@@ -39,7 +39,10 @@ async fn motd(p: ReadResourceRequestParams, _: Cx) -> Answer<ReadResourceOutcome
 
 async fn greet(p: GetPromptRequestParams, _: Cx) -> Answer<GetPromptOutcome> {
     let name = p.arguments.and_then(|a| a.get("name").cloned());
-    let ask = ContentBlock::text(format!("Say hello to {}", name.as_deref().unwrap_or("world")));
+    let ask = ContentBlock::text(format!(
+        "Say hello to {}",
+        name.as_deref().unwrap_or("world")
+    ));
     let message = PromptMessage::new(ask, Role::User);
     Ok(GetPromptResult::new("complete", vec![message]).into())
 }

@@ -6,8 +6,8 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::*;
 use rmcp::service::RequestContext;
 use rmcp::{
-    ErrorData, RoleServer, ServerHandler, ServiceExt, prompt, prompt_handler, prompt_router,
-    tool, tool_handler, tool_router, transport::stdio,
+    ErrorData, RoleServer, ServerHandler, ServiceExt, prompt, prompt_handler, prompt_router, tool,
+    tool_handler, tool_router, transport::stdio,
 };
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -51,7 +51,10 @@ impl Server {
     #[prompt]
     async fn greet(&self, Parameters(Greet { name }): Parameters<Greet>) -> Vec<PromptMessage> {
         let name = name.as_deref().unwrap_or("world");
-        vec![PromptMessage::new_text(Role::User, format!("Say hello to {name}"))]
+        vec![PromptMessage::new_text(
+            Role::User,
+            format!("Say hello to {name}"),
+        )]
     }
 }
 
