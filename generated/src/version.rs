@@ -24,7 +24,7 @@ pub enum Era {
 }
 
 /// The `_meta` key that carries the protocol version of a request in the discover era.
-pub const PROTOCOL_VERSION_META_KEY: &str = crate::rt::bridge::PROTOCOL_VERSION;
+pub const PROTOCOL_VERSION_META_KEY: &str = crate::rt::envelope::PROTOCOL_VERSION;
 
 /// The peers share no protocol version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,7 +196,7 @@ impl crate::rt::service::Policy for RequireVersion {
 
 /// The `_meta` key that carries the client's capabilities on every request of the
 /// discover era.
-pub const CLIENT_CAPABILITIES_META_KEY: &str = crate::rt::bridge::CLIENT_CAPABILITIES;
+pub const CLIENT_CAPABILITIES_META_KEY: &str = crate::rt::envelope::CLIENT_CAPABILITIES;
 
 /// The discover era's envelope check of one request, given its `_meta` and the versions
 /// the server supports: the version it is to be served with, or the error to answer.

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::diff::render;
+use crate::model::render;
 use crate::model::{ConstValue, Kind, Model, TypeDef, TypeRef};
 
 /// Why a value of the source type need not fit the target type: where, and what.

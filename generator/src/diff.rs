@@ -39,7 +39,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::compat::{Fits, Misfit};
-use crate::model::{ConstValue, Kind, MethodDef, Model, Origin, TypeDef, TypeRef};
+use crate::model::{Kind, MethodDef, Model, Origin, TypeDef, TypeRef, render};
 
 /// Version of the JSON output format.
 pub const FORMAT: u32 = 1;
@@ -140,27 +140,6 @@ pub enum Breaks {
     OlderReceiver,
     /// Neither direction fits.
     Both,
-}
-
-/// A type as the reports write it: `Tool`, `string[]`, `{string: any}`, a const's value.
-pub(crate) fn render(model: &Model, ty: &TypeRef) -> String {
-    match ty {
-        TypeRef::Named(n) => n.clone(),
-        TypeRef::Const(c) => match model.consts.iter().find(|k| &k.name == c).map(|k| &k.value) {
-            Some(ConstValue::String(s)) => format!("{s:?}"),
-            Some(ConstValue::Integer(i)) => i.to_string(),
-            Some(ConstValue::Boolean(b)) => b.to_string(),
-            None => c.clone(),
-        },
-        TypeRef::String => "string".into(),
-        TypeRef::Integer => "integer".into(),
-        TypeRef::Unsigned => "integer (>= 0)".into(),
-        TypeRef::Number => "number".into(),
-        TypeRef::Boolean => "boolean".into(),
-        TypeRef::Any => "any".into(),
-        TypeRef::Array(t) => format!("{}[]", render(model, t)),
-        TypeRef::Map(t) => format!("{{string: {}}}", render(model, t)),
-    }
 }
 
 /// Who a change from type `a` (of `old`) to `b` (of `new`) breaks, by whether the values of

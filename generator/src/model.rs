@@ -452,3 +452,24 @@ impl Model {
             .map(|i| &self.types[i])
     }
 }
+
+/// A type as the reports write it: `Tool`, `string[]`, `{string: any}`, a const's value.
+pub fn render(model: &Model, ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::Named(n) => n.clone(),
+        TypeRef::Const(c) => match model.consts.iter().find(|k| &k.name == c).map(|k| &k.value) {
+            Some(ConstValue::String(s)) => format!("{s:?}"),
+            Some(ConstValue::Integer(i)) => i.to_string(),
+            Some(ConstValue::Boolean(b)) => b.to_string(),
+            None => c.clone(),
+        },
+        TypeRef::String => "string".into(),
+        TypeRef::Integer => "integer".into(),
+        TypeRef::Unsigned => "integer (>= 0)".into(),
+        TypeRef::Number => "number".into(),
+        TypeRef::Boolean => "boolean".into(),
+        TypeRef::Any => "any".into(),
+        TypeRef::Array(t) => format!("{}[]", render(model, t)),
+        TypeRef::Map(t) => format!("{{string: {}}}", render(model, t)),
+    }
+}

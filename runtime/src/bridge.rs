@@ -33,16 +33,10 @@ use serde_json::{Map, Value};
 use crate::jsonrpc::ErrorObject;
 use crate::service::{BoxFuture, Meta, Peer, Transport, TransportError};
 
-/// The request `_meta` key of the version the params are in.
-pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-/// The request `_meta` key of the client's capabilities.
-pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-/// The request `_meta` key of the client's name and version.
-pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-/// The request `_meta` key of the log level the client wants.
-pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
-/// The result `_meta` key of the server's name and version.
-pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub use crate::envelope::{
+    CLIENT_CAPABILITIES, CLIENT_INFO, LOG_LEVEL, PROTOCOL_VERSION, SERVER_INFO,
+};
+
 /// How many times one request may come back asking for input before it is an error.
 pub const MAX_ROUNDS: usize = 16;
 

@@ -29,6 +29,7 @@ pub mod adapt;
 pub mod bridge;
 mod content;
 pub mod convert;
+pub mod envelope;
 pub mod json;
 pub mod jsonrpc;
 pub mod method;

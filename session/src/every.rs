@@ -11,9 +11,9 @@ use std::time::Duration;
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::convert::ADAPTERS;
 use mcp_spec_types::rt::adapt::Pair;
-use mcp_spec_types::rt::bridge;
 use mcp_spec_types::rt::convert::outbound;
 use mcp_spec_types::rt::service::{CallError, Peer, Service};
+use mcp_spec_types::rt::{bridge, envelope};
 use mcp_spec_types::v2026_07_28 as v;
 use mcp_spec_types::version::{Era, RequireVersion};
 use serde_json::{Value, json};
@@ -98,9 +98,9 @@ impl Hello {
     /// The `_meta` a discover-era request of this client carries.
     pub fn envelope(&self) -> Value {
         json!({
-            (bridge::PROTOCOL_VERSION): HANDLER_VERSION.as_str(),
-            (bridge::CLIENT_CAPABILITIES): self.capabilities,
-            (bridge::CLIENT_INFO): self.info,
+            (envelope::PROTOCOL_VERSION): HANDLER_VERSION.as_str(),
+            (envelope::CLIENT_CAPABILITIES): self.capabilities,
+            (envelope::CLIENT_INFO): self.info,
         })
     }
 }

@@ -11,7 +11,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::rust::{header, ident, params_type, pretty, result_type};
+use super::rust::{handler_fn_name, header, ident, params_arg, params_type, pretty, result_type};
 use crate::Error;
 use crate::model::{MessageKind, MethodDef, Model, TypeRef};
 use crate::names::field_name;
@@ -21,25 +21,6 @@ use crate::names::field_name;
 enum Side {
     Client,
     Server,
-}
-
-/// The handler's argument type for a method's params: `P`, `Option<P>`, or none.
-pub(super) fn params_arg(m: &MethodDef) -> Option<TokenStream> {
-    params_type(m).map(|t| {
-        if m.params_required {
-            t
-        } else {
-            quote!(::std::option::Option<#t>)
-        }
-    })
-}
-
-pub(super) fn handler_fn_name(m: &MethodDef) -> String {
-    let base = field_name(&m.marker_name());
-    match m.kind {
-        MessageKind::Request => base.trim_start_matches("r#").to_string(),
-        MessageKind::Notification => format!("on_{}", base.trim_start_matches("r#")),
-    }
 }
 
 fn peer_fn_name(m: &MethodDef) -> String {

@@ -62,8 +62,8 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     let method = |name: &str| server_answers.iter().copied().find(|m| m.method == name);
     // The signature of the trait's method, as `handlers::handler_trait` spells it.
     let sig = |m: &MethodDef| {
-        let f = ident(&super::handlers::handler_fn_name(m));
-        let param = super::handlers::params_arg(m).map(|t| quote!(params: #t,));
+        let f = ident(&super::rust::handler_fn_name(m));
+        let param = super::rust::params_arg(m).map(|t| quote!(params: #t,));
         let result = result_type(m);
         quote! {
             async fn #f(&self, #param cx: RequestContext<ClientPeer>)

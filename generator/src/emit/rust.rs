@@ -6,7 +6,8 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use crate::Error;
-use crate::model::{MethodDef, TypeRef};
+use crate::model::{MessageKind, MethodDef, TypeRef};
+use crate::names::field_name;
 
 /// The module name of a version: `2025-06-18` → `v2025_06_18`, `draft` → `draft`.
 pub fn module_name(version: &str) -> String {
@@ -330,4 +331,24 @@ pub fn result_type(m: &MethodDef) -> TokenStream {
         .map(ident)
         .map(|r| quote!(super::#r))
         .unwrap_or_else(|| quote!(serde_json::Value))
+}
+
+/// The handler's argument type for a method's params: `P`, `Option<P>`, or none.
+pub fn params_arg(m: &MethodDef) -> Option<TokenStream> {
+    params_type(m).map(|t| {
+        if m.params_required {
+            t
+        } else {
+            quote!(::std::option::Option<#t>)
+        }
+    })
+}
+
+/// The handler trait's method of a method: `call_tool`, `on_progress`.
+pub fn handler_fn_name(m: &MethodDef) -> String {
+    let base = field_name(&m.marker_name());
+    match m.kind {
+        MessageKind::Request => base.trim_start_matches("r#").to_string(),
+        MessageKind::Notification => format!("on_{}", base.trim_start_matches("r#")),
+    }
 }
