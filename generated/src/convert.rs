@@ -911,14 +911,14 @@ pub mod v2025_11_25_v2026_07_28 {
     }
     crate::rt::translation! {
         to_server TO_OLDER_SERVER: new "2026-07-28" => old "2025-11-25", across {
-            "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult, false),
-            "prompts/get": (GetPromptRequestParams => GetPromptRequestParams) -> (GetPromptResult => GetPromptOutcome, false),
-            "prompts/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListPromptsResult => ListPromptsResult, true),
-            "resources/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListResourcesResult => ListResourcesResult, true),
-            "resources/read": (ReadResourceRequestParams => ReadResourceRequestParams) -> (ReadResourceResult => ReadResourceOutcome, true),
-            "resources/templates/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListResourceTemplatesResult => ListResourceTemplatesResult, true),
-            "tools/call": (CallToolRequestParams => CallToolRequestParams) -> (CallToolOutcome => CallToolOutcome, false),
-            "tools/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListToolsResult => ListToolsResult, true),
+            "completion/complete": (CompleteRequestParams => CompleteRequestParams) -> (CompleteResult => CompleteResult, unscoped),
+            "prompts/get": (GetPromptRequestParams => GetPromptRequestParams) -> (GetPromptResult => GetPromptOutcome, unscoped),
+            "prompts/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListPromptsResult => ListPromptsResult, scoped),
+            "resources/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListResourcesResult => ListResourcesResult, scoped),
+            "resources/read": (ReadResourceRequestParams => ReadResourceRequestParams) -> (ReadResourceResult => ReadResourceOutcome, scoped),
+            "resources/templates/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListResourceTemplatesResult => ListResourceTemplatesResult, scoped),
+            "tools/call": (CallToolRequestParams => CallToolRequestParams) -> (CallToolOutcome => CallToolOutcome, unscoped),
+            "tools/list": (PaginatedRequestParams => PaginatedRequestParams) -> (ListToolsResult => ListToolsResult, scoped),
             "notifications/cancelled": (CancelledNotificationParams => CancelledNotificationParams),
         }
     }

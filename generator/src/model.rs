@@ -77,6 +77,24 @@ pub enum Direction {
     Both,
 }
 
+/// The side of a connection that sends a method ([`Model::method_set`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sender {
+    /// The client.
+    Client,
+    /// The server.
+    Server,
+}
+
+/// Which methods a set holds ([`Model::method_set`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Carried {
+    /// Those sent as JSON-RPC messages.
+    AsMessages,
+    /// Those, and the discover era's input requests, which travel inside results.
+    AlsoInResults,
+}
+
 /// The two JSON Schema dialects the upstream schemas are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -384,25 +402,25 @@ impl Model {
         })
     }
 
-    /// The methods of one kind that one side sends (`client_sends`), in model order; with
-    /// `jsonrpc_only`, without the discover era's input requests (they travel inside
-    /// results, not as JSON-RPC messages). The one rule for the method enums, the handler
-    /// traits, the dispatch functions and the typed peers.
+    /// The methods of one kind that `sender` sends, in model order; `carried` says whether
+    /// with the discover era's input requests (they travel inside results, not as
+    /// JSON-RPC messages). The one rule for the method enums, the handler traits, the
+    /// dispatch functions and the typed peers.
     pub fn method_set(
         &self,
         kind: MessageKind,
-        client_sends: bool,
-        jsonrpc_only: bool,
+        sender: Sender,
+        carried: Carried,
     ) -> Vec<&MethodDef> {
         self.methods
             .iter()
             .filter(|m| m.kind == kind)
             .filter(|m| match m.direction {
                 Direction::Both => true,
-                Direction::ClientToServer => client_sends,
-                Direction::ServerToClient => !client_sends,
+                Direction::ClientToServer => sender == Sender::Client,
+                Direction::ServerToClient => sender == Sender::Server,
             })
-            .filter(|m| !jsonrpc_only || !m.is_input_request_only())
+            .filter(|m| carried == Carried::AlsoInResults || !m.is_input_request_only())
             .collect()
     }
 

@@ -34,7 +34,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
-use crate::bridge::{self, Bridge, SpawnFn};
+use crate::bridge::{self, Bridge, SpawnFn, Subscription};
 use crate::convert::{Translation, outbound};
 use crate::jsonrpc::{ErrorObject, Id, MethodSet};
 use crate::service::{self, BoxFuture, Peer, Received, Serve, Service};
@@ -267,7 +267,11 @@ impl<R: MethodSet, N: MethodSet> Adapter<R, N> {
             SUBSCRIBE | UNSUBSCRIBE => {
                 let newer = self.newer.clone();
                 let peer = bridge::older_peer(&outbound(peer, self.outbound));
-                bridge.resubscribe(method == SUBSCRIBE, &params, move |params, _| {
+                let change = match method {
+                    SUBSCRIBE => Subscription::Add,
+                    _ => Subscription::Remove,
+                };
+                bridge.resubscribe(change, &params, move |params, _| {
                     let message = request_text(&Id::String(LISTEN.into()), LISTEN, Some(&params));
                     Ok(Box::pin(async move {
                         let _ = newer.serve(peer, message).await;

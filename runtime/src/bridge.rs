@@ -207,14 +207,14 @@ impl Bridge {
         Ok(Value::Object(result))
     }
 
-    /// `resources/subscribe` (`subscribe`) or `resources/unsubscribe` with `params`
-    /// (their `uri`): changes the set of subscribed URIs and restarts the background
-    /// listener. `listen` is given the params of a `subscriptions/listen` for the new set
-    /// and its `_meta`, and returns the future that serves it; none runs while the set is
-    /// empty. Without [`with_spawn`](Self::with_spawn) this is -32601.
+    /// `resources/subscribe` ([`Subscription::Add`]) or `resources/unsubscribe` with
+    /// `params` (their `uri`): changes the set of subscribed URIs and restarts the
+    /// background listener. `listen` is given the params of a `subscriptions/listen` for
+    /// the new set and its `_meta`, and returns the future that serves it; none runs while
+    /// the set is empty. Without [`with_spawn`](Self::with_spawn) this is -32601.
     pub fn resubscribe<S, L>(
         &self,
-        subscribe: bool,
+        change: Subscription,
         params: &S,
         listen: L,
     ) -> Result<(), ErrorObject>
@@ -222,6 +222,7 @@ impl Bridge {
         S: Serialize,
         L: FnOnce(Value, Meta) -> Result<BoxFuture<'static, ()>, ErrorObject>,
     {
+        let subscribe = change == Subscription::Add;
         let method = if subscribe {
             "resources/subscribe"
         } else {
@@ -276,15 +277,34 @@ impl Drop for Bridge {
     }
 }
 
+/// What an older client's `resources/subscribe` or `resources/unsubscribe` does to the
+/// set of URIs it listens to ([`Bridge::resubscribe`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subscription {
+    /// `resources/subscribe`: the URI joins the set.
+    Add,
+    /// `resources/unsubscribe`: the URI leaves it.
+    Remove,
+}
+
+/// Whether a result of the `server/discover` era says how it may be cached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Caching {
+    /// It has `cacheScope` and `ttlMs`.
+    Scoped,
+    /// It has neither.
+    Unscoped,
+}
+
 /// A result from a server of the `initialize` era, given what the `server/discover` era
 /// requires of it and the older one does not write: `resultType` `complete` (what the
-/// newer era says to read a result without one as), and, where the result says how it may
-/// be cached (`cache`), `cacheScope` `private` and `ttlMs` 0: an older server says nothing
-/// of caching, so nothing may be cached or shared.
-pub fn older_result(mut result: Value, cache: bool) -> Value {
+/// newer era says to read a result without one as), and, where the newer result says how
+/// it may be cached ([`Caching::Scoped`]), `cacheScope` `private` and `ttlMs` 0: an older
+/// server says nothing of caching, so nothing may be cached or shared.
+pub fn older_result(mut result: Value, caching: Caching) -> Value {
     if let Value::Object(map) = &mut result {
         map.entry("resultType").or_insert_with(|| "complete".into());
-        if cache {
+        if caching == Caching::Scoped {
             map.entry("cacheScope").or_insert_with(|| "private".into());
             map.entry("ttlMs").or_insert_with(|| 0.into());
         }

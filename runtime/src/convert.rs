@@ -176,8 +176,8 @@ macro_rules! __conversion {
 /// lifecycle era; `across`, for `to_server` from the `server/discover` era to the
 /// `initialize` era, also takes the newer era's envelope out of the params
 /// ([`bridge::without_envelope`](crate::bridge::without_envelope)) and gives each result
-/// what the newer era requires ([`bridge::older_result`](crate::bridge::older_result),
-/// whose `true` says the newer result has a cache scope).
+/// what the newer era requires ([`bridge::older_result`](crate::bridge::older_result):
+/// `scoped` where the newer result says how it may be cached, `unscoped` where not).
 ///
 /// ```ignore
 /// crate::rt::translation! {
@@ -266,8 +266,15 @@ macro_rules! translation {
     (@result $dir:ident plain $from:ident $to:ident $value:ident ($a:ident => $b:ident)) => {
         $crate::convert::value::<$to::$a, $from::$b>($value)
     };
-    (@result $dir:ident across $from:ident $to:ident $value:ident ($a:ident => $b:ident, $cache:literal)) => {
-        $crate::convert::value::<$to::$a, $from::$b>($crate::bridge::older_result($value, $cache))
+    (@result $dir:ident across $from:ident $to:ident $value:ident ($a:ident => $b:ident, scoped)) => {
+        $crate::convert::value::<$to::$a, $from::$b>(
+            $crate::bridge::older_result($value, $crate::bridge::Caching::Scoped),
+        )
+    };
+    (@result $dir:ident across $from:ident $to:ident $value:ident ($a:ident => $b:ident, unscoped)) => {
+        $crate::convert::value::<$to::$a, $from::$b>(
+            $crate::bridge::older_result($value, $crate::bridge::Caching::Unscoped),
+        )
     };
 }
 

@@ -11,7 +11,7 @@ use quote::{format_ident, quote};
 use super::rust::{CONVERSION_PAIR, CONVERSIONS, TRANSLATION, ident, module_name, pretty};
 use crate::Error;
 use crate::compat::{Fits, Misfit};
-use crate::model::{Kind, MessageKind, MethodDef, Model, TypeRef};
+use crate::model::{Carried, Kind, MessageKind, MethodDef, Model, Sender, TypeRef};
 use crate::overrides;
 
 /// One definition of a pair of versions, and how it converts each way.
@@ -245,7 +245,7 @@ fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
     // With the discover era's input requests: an adapter sends them to an older client as
     // requests of its own.
     let sent = |m: &Model, kind| -> Vec<MethodDef> {
-        m.method_set(kind, !side.answers_client(), false)
+        m.method_set(kind, side.sender(), Carried::AlsoInResults)
             .into_iter()
             .cloned()
             .collect()
@@ -269,7 +269,11 @@ fn outbound(old: &Model, new: &Model, side: Side) -> TokenStream {
             };
             let result = match (m.result.as_deref(), n.result.as_deref()) {
                 (Some(a), Some(b)) => {
-                    let cache = declares(new, b, overrides::LIFECYCLE.cache_scope);
+                    let cache = if declares(new, b, overrides::LIFECYCLE.cache_scope) {
+                        quote!(scoped)
+                    } else {
+                        quote!(unscoped)
+                    };
                     let (a, b) = (ident(a), ident(b));
                     if across {
                         quote!(-> (#a => #b, #cache))
@@ -310,9 +314,19 @@ enum Side {
 }
 
 impl Side {
-    /// Whether the requests this side's handler answers are the client's.
-    fn answers_client(self) -> bool {
-        self == Side::Server
+    /// The side the adapter's handler is on, as a sender.
+    fn sender(self) -> Sender {
+        match self {
+            Side::Server => Sender::Server,
+            Side::Client => Sender::Client,
+        }
+    }
+    /// The other side: who sends what the handler answers.
+    fn peer(self) -> Sender {
+        match self {
+            Side::Server => Sender::Client,
+            Side::Client => Sender::Server,
+        }
     }
     /// The table of what the handler sends the older peer.
     fn to_older(self) -> TokenStream {
@@ -348,15 +362,15 @@ fn has(m: &Model, method: &str) -> bool {
 fn served(m: &Model, side: Side) -> (Vec<MethodDef>, Vec<MethodDef>) {
     // As the handler traits have them: with the input requests a discover-era client
     // answers inside results.
-    let set = |kind, jsonrpc_only| {
-        m.method_set(kind, side.answers_client(), jsonrpc_only)
+    let set = |kind, carried| {
+        m.method_set(kind, side.peer(), carried)
             .into_iter()
             .cloned()
             .collect::<Vec<_>>()
     };
     (
-        set(MessageKind::Request, false),
-        set(MessageKind::Notification, true),
+        set(MessageKind::Request, Carried::AlsoInResults),
+        set(MessageKind::Notification, Carried::AsMessages),
     )
 }
 

@@ -13,7 +13,7 @@ use quote::{format_ident, quote};
 
 use super::rust::{handler_fn_name, header, ident, params_arg, params_type, pretty, result_type};
 use crate::Error;
-use crate::model::{MessageKind, MethodDef, Model, TypeRef};
+use crate::model::{Carried, MessageKind, MethodDef, Model, Sender, TypeRef};
 use crate::names::field_name;
 
 /// Which side a trait or peer is about.
@@ -35,42 +35,46 @@ fn peer_fn_name(m: &MethodDef) -> String {
 pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error> {
     // What each side answers (including the input requests a client answers inside a
     // result in the discover era) and receives as notifications: what the other side sends.
-    let answers = |side: Side, jsonrpc_only: bool| {
-        model.method_set(MessageKind::Request, side == Side::Server, jsonrpc_only)
+    // The other side sends what a side answers and hears.
+    let other = |side: Side| match side {
+        Side::Server => Sender::Client,
+        Side::Client => Sender::Server,
     };
+    let answers =
+        |side: Side, carried: Carried| model.method_set(MessageKind::Request, other(side), carried);
     let hears =
-        |side: Side| model.method_set(MessageKind::Notification, side == Side::Server, true);
+        |side: Side| model.method_set(MessageKind::Notification, other(side), Carried::AsMessages);
     let server_trait = handler_trait(
         Side::Server,
-        &answers(Side::Server, false),
+        &answers(Side::Server, Carried::AlsoInResults),
         &hears(Side::Server),
         model,
     );
     let client_trait = handler_trait(
         Side::Client,
-        &answers(Side::Client, false),
+        &answers(Side::Client, Carried::AlsoInResults),
         &hears(Side::Client),
         model,
     );
     let server_dispatch = dispatch(
         Side::Server,
-        &answers(Side::Server, true),
+        &answers(Side::Server, Carried::AsMessages),
         &hears(Side::Server),
     );
     let client_dispatch = dispatch(
         Side::Client,
-        &answers(Side::Client, true),
+        &answers(Side::Client, Carried::AsMessages),
         &hears(Side::Client),
     );
     // A peer offers what the side it stands for answers.
     let server_peer = peer(
         Side::Server,
-        &answers(Side::Server, true),
+        &answers(Side::Server, Carried::AsMessages),
         &hears(Side::Server),
     );
     let client_peer = peer(
         Side::Client,
-        &answers(Side::Client, true),
+        &answers(Side::Client, Carried::AsMessages),
         &hears(Side::Client),
     );
     let doc = format!(
@@ -79,8 +83,8 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
         model.version
     );
     let services = services();
-    let router = super::router::router(model, &answers(Side::Server, true));
-    let answer_inputs = answer_inputs(model, &answers(Side::Client, false));
+    let router = super::router::router(model, &answers(Side::Server, Carried::AsMessages));
+    let answer_inputs = answer_inputs(model, &answers(Side::Client, Carried::AlsoInResults));
     let router_doc = (!router.is_empty()).then(|| {
         quote! {
             #![doc = ""]

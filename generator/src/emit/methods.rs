@@ -219,16 +219,14 @@ pub(super) fn emit_methods(model: &Model, source: &str) -> Result<String, Error>
 
 /// The sets of methods each side handles, and the result enums, for `methods.rs`.
 fn method_sets(model: &Model) -> TokenStream {
-    use crate::model::MessageKind;
-    let set = |kind: MessageKind, client_sends: bool, jsonrpc_only: bool| {
-        model.method_set(kind, client_sends, jsonrpc_only)
-    };
-    let client_requests = set(MessageKind::Request, true, true);
-    let server_requests = set(MessageKind::Request, false, true);
-    let server_answers = set(MessageKind::Request, true, false);
-    let client_answers = set(MessageKind::Request, false, false);
-    let client_notifications = set(MessageKind::Notification, true, true);
-    let server_notifications = set(MessageKind::Notification, false, true);
+    use crate::model::{Carried, MessageKind, Sender};
+    let (request, notification) = (MessageKind::Request, MessageKind::Notification);
+    let client_requests = model.method_set(request, Sender::Client, Carried::AsMessages);
+    let server_requests = model.method_set(request, Sender::Server, Carried::AsMessages);
+    let server_answers = model.method_set(request, Sender::Client, Carried::AlsoInResults);
+    let client_answers = model.method_set(request, Sender::Server, Carried::AlsoInResults);
+    let client_notifications = model.method_set(notification, Sender::Client, Carried::AsMessages);
+    let server_notifications = model.method_set(notification, Sender::Server, Carried::AsMessages);
     let sets = [
         method_enum(
             "ClientRequest",
