@@ -250,7 +250,7 @@ impl<R: MethodSet, N: MethodSet> Adapter<R, N> {
         match method {
             INITIALIZE => {
                 bridge.initialize(&params);
-                let params = bridge.params_value(&params)?;
+                let params = bridge.params_value(params)?;
                 let params = self.params_up(method, params)?;
                 let answer = self.newer_result(peer, id, DISCOVER, Some(params)).await?;
                 let answer = match answer {
@@ -280,7 +280,7 @@ impl<R: MethodSet, N: MethodSet> Adapter<R, N> {
                 Ok(Answer::Result(Value::Object(Map::new())))
             }
             _ if self.inbound.methods.contains(&method) => {
-                let mut params = bridge.params_value(&params)?;
+                let mut params = bridge.params_value(params)?;
                 let peer = outbound(peer, self.outbound);
                 for _ in 0..bridge::MAX_ROUNDS {
                     let converted = self.params_up(method, params.clone())?;

@@ -135,19 +135,15 @@ impl Bridge {
 
     /// An older request's params (`null` for none) with the bridge's `_meta` added (the
     /// bridge's keys win).
-    pub(crate) fn params_value<S: Serialize + ?Sized>(
-        &self,
-        params: &S,
-    ) -> Result<Value, ErrorObject> {
-        let mut params = match serde_json::to_value(params) {
-            Ok(Value::Object(m)) => m,
-            Ok(Value::Null) => Map::new(),
-            Ok(other) => {
+    pub(crate) fn params_value(&self, params: Option<Value>) -> Result<Value, ErrorObject> {
+        let mut params = match params {
+            Some(Value::Object(m)) => m,
+            None | Some(Value::Null) => Map::new(),
+            Some(other) => {
                 return Err(ErrorObject::invalid_params(format!(
                     "params must be an object, not {other}"
                 )));
             }
-            Err(e) => return Err(ErrorObject::internal_error(e.to_string())),
         };
         let slot = params
             .entry("_meta")

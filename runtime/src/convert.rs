@@ -75,6 +75,15 @@ where
     S: Serialize + Check + ?Sized,
     T: DeserializeOwned + Serialize + Check,
 {
+    exact_json(source).map(|(target, _)| target)
+}
+
+/// [`exact`], and the target's JSON (which the check writes anyway).
+fn exact_json<S, T>(source: &S) -> Result<(T, Value), ConvertError>
+where
+    S: Serialize + Check + ?Sized,
+    T: DeserializeOwned + Serialize + Check,
+{
     let text = serde_json::to_string(source)
         .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
     let target: T = path::from_str(&text).map_err(|e| {
@@ -98,7 +107,7 @@ where
     let after = serde_json::to_value(&target)
         .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
     match first_difference(&before, &after, String::new()) {
-        None => Ok(target),
+        None => Ok((target, after)),
         Some(at) => Err(ConvertError::new(at, "is not written back as it was")),
     }
 }
@@ -322,9 +331,7 @@ where
         let e = e.without_position();
         ConvertError::new(e.path(), format!("does not decode: {}", e.inner()))
     })?;
-    let target: T = exact(&source)?;
-    let json = serde_json::to_value(&target)
-        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
+    let (target, json) = exact_json(&source)?;
     Ok((source, target, json))
 }
 
