@@ -284,8 +284,9 @@ impl Transport for Calls {
 
 /// Whether an outgoing request is `initialize` (read only when it timed out).
 fn is_initialize(message: &str) -> bool {
-    // Our own writer puts `method` right after `jsonrpc` and `id`.
-    message.contains(r#""method":"initialize""#)
+    // Read as every incoming message is (the JSON layer, members in any order), not by
+    // how one writer happens to write it.
+    mcp_spec_types::rt::service::inspect(message.as_bytes()).method() == Some("initialize")
 }
 
 fn closed() -> TransportError {

@@ -441,8 +441,8 @@ async fn content_type_and_accept_are_checked() {
     );
     assert_eq!(send("application/json", "application/json").await, 406);
     assert_eq!(send("application/json", "text/event-stream").await, 406);
-    // Allowed: parameters, wildcards. (Not initialize, not enveloped: 400 "missing
-    // Mcp-Session-Id", past the checks.)
+    // Allowed: parameters, wildcards. (Not initialize, and no `_meta` envelope: 400,
+    // past the checks.)
     assert_eq!(send("application/json; charset=utf-8", "*/*").await, 400);
     let session = open(&address).await;
     let get = reqwest::Client::new()
