@@ -966,12 +966,10 @@ pub const ADAPTERS: &[crate::rt::adapt::Pair] = &[
                 v2025_11_25_v2026_07_28::serve_older(newer).spawning(spawn),
             )
         }),
-        answer_older: ::std::option::Option::Some(|newer| {
-            ::std::sync::Arc::new(v2025_11_25_v2026_07_28::answer_older(newer))
-        }),
-        to_older_server: ::std::option::Option::Some(
-            v2025_11_25_v2026_07_28::TO_OLDER_SERVER,
+        answer_older: |newer| ::std::sync::Arc::new(
+            v2025_11_25_v2026_07_28::answer_older(newer),
         ),
+        to_older_server: v2025_11_25_v2026_07_28::TO_OLDER_SERVER,
     },
     #[cfg(all(feature = "v2025_06_18", feature = "v2025_11_25"))]
     crate::rt::adapt::Pair {
@@ -982,12 +980,10 @@ pub const ADAPTERS: &[crate::rt::adapt::Pair] = &[
                 v2025_06_18_v2025_11_25::serve_older(newer).spawning(spawn),
             )
         }),
-        answer_older: ::std::option::Option::Some(|newer| {
-            ::std::sync::Arc::new(v2025_06_18_v2025_11_25::answer_older(newer))
-        }),
-        to_older_server: ::std::option::Option::Some(
-            v2025_06_18_v2025_11_25::TO_OLDER_SERVER,
+        answer_older: |newer| ::std::sync::Arc::new(
+            v2025_06_18_v2025_11_25::answer_older(newer),
         ),
+        to_older_server: v2025_06_18_v2025_11_25::TO_OLDER_SERVER,
     },
     #[cfg(all(feature = "v2025_03_26", feature = "v2025_06_18"))]
     crate::rt::adapt::Pair {
@@ -998,12 +994,10 @@ pub const ADAPTERS: &[crate::rt::adapt::Pair] = &[
                 v2025_03_26_v2025_06_18::serve_older(newer).spawning(spawn),
             )
         }),
-        answer_older: ::std::option::Option::Some(|newer| {
-            ::std::sync::Arc::new(v2025_03_26_v2025_06_18::answer_older(newer))
-        }),
-        to_older_server: ::std::option::Option::Some(
-            v2025_03_26_v2025_06_18::TO_OLDER_SERVER,
+        answer_older: |newer| ::std::sync::Arc::new(
+            v2025_03_26_v2025_06_18::answer_older(newer),
         ),
+        to_older_server: v2025_03_26_v2025_06_18::TO_OLDER_SERVER,
     },
     #[cfg(all(feature = "v2024_11_05", feature = "v2025_03_26"))]
     crate::rt::adapt::Pair {
@@ -1014,11 +1008,9 @@ pub const ADAPTERS: &[crate::rt::adapt::Pair] = &[
                 v2024_11_05_v2025_03_26::serve_older(newer).spawning(spawn),
             )
         }),
-        answer_older: ::std::option::Option::Some(|newer| {
-            ::std::sync::Arc::new(v2024_11_05_v2025_03_26::answer_older(newer))
-        }),
-        to_older_server: ::std::option::Option::Some(
-            v2024_11_05_v2025_03_26::TO_OLDER_SERVER,
+        answer_older: |newer| ::std::sync::Arc::new(
+            v2024_11_05_v2025_03_26::answer_older(newer),
         ),
+        to_older_server: v2024_11_05_v2025_03_26::TO_OLDER_SERVER,
     },
 ];

@@ -37,19 +37,15 @@ use serde_json::{Map, Value};
 use crate::bridge::{self, Bridge, SpawnFn, Subscription};
 use crate::convert::{Translation, outbound};
 use crate::jsonrpc::{ErrorObject, Id, MethodSet};
-use crate::service::{self, BoxFuture, Peer, Received, Serve, Service};
+use crate::service::{self, BoxFuture, Peer, Received, Serve, Service, call_text};
 
 /// The older version's lifecycle request, answered with the version it was asked in.
 const INITIALIZE: &str = "initialize";
-/// The member of the `initialize` result that names the version.
-const PROTOCOL_VERSION: &str = "protocolVersion";
 /// What the newer era asks instead of `initialize`.
 const DISCOVER: &str = "server/discover";
 /// The older era's log level, kept by the bridge.
 const SET_LEVEL: &str = "logging/setLevel";
-/// The older era's resource subscriptions, made one `subscriptions/listen` by the bridge.
-const SUBSCRIBE: &str = "resources/subscribe";
-const UNSUBSCRIBE: &str = "resources/unsubscribe";
+/// What the older era's resource subscriptions become ([`Subscription`]).
 const LISTEN: &str = "subscriptions/listen";
 
 /// Makes a server service of the newer version of a [`Pair`] one for clients of the
@@ -73,9 +69,9 @@ pub struct Pair {
     /// the pair has no server adapter.
     pub serve_older: Option<ServeOlderFn>,
     /// A client service of `newer` made one for servers of `older` (`answer_older`).
-    pub answer_older: Option<AnswerOlderFn>,
+    pub answer_older: AnswerOlderFn,
     /// What a client of `newer` sends a server of `older`, made that version's.
-    pub to_older_server: Option<Translation>,
+    pub to_older_server: Translation,
 }
 
 impl fmt::Debug for Pair {
@@ -84,7 +80,6 @@ impl fmt::Debug for Pair {
             .field("older", &self.older)
             .field("newer", &self.newer)
             .field("serve_older", &self.serve_older.is_some())
-            .field("answer_older", &self.answer_older.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -109,7 +104,7 @@ enum Lifecycle {
     Same,
     /// The older answers `initialize`, the newer `server/discover`: the bridge speaks for
     /// the older client, one per connection.
-    Across(Arc<Bridge>),
+    Across(Bridge),
 }
 
 impl<R, N> fmt::Debug for Adapter<R, N> {
@@ -155,7 +150,7 @@ impl<R, N> Adapter<R, N> {
         batches: bool,
     ) -> Self {
         Adapter {
-            lifecycle: Lifecycle::Across(Arc::new(Bridge::new(inbound.to))),
+            lifecycle: Lifecycle::Across(Bridge::new(inbound.to)),
             ..Adapter::new(newer, inbound, outbound, batches)
         }
     }
@@ -165,22 +160,18 @@ impl<R, N> Adapter<R, N> {
     /// (`|f| { tokio::spawn(f); }`). It starts the connection afresh: call it before
     /// serving. Between two versions of one era it changes nothing.
     pub fn with_spawn(
-        mut self,
+        self,
         spawn: impl Fn(BoxFuture<'static, ()>) + Send + Sync + 'static,
     ) -> Self {
-        if let Lifecycle::Across(_) = self.lifecycle {
-            let bridge = Bridge::new(self.inbound.to).with_spawn(Arc::new(spawn));
-            self.lifecycle = Lifecycle::Across(Arc::new(bridge));
-        }
-        self
+        self.spawning(Some(Arc::new(spawn)))
     }
 
     /// [`with_spawn`](Self::with_spawn) when there is something to spawn with.
-    pub fn spawning(self, spawn: Option<SpawnFn>) -> Self {
-        match spawn {
-            Some(spawn) => self.with_spawn(move |f| spawn(f)),
-            None => self,
+    pub fn spawning(mut self, spawn: Option<SpawnFn>) -> Self {
+        if let (Lifecycle::Across(_), Some(spawn)) = (&self.lifecycle, spawn) {
+            self.lifecycle = Lifecycle::Across(Bridge::new(self.inbound.to).with_spawn(spawn));
         }
+        self
     }
 }
 
@@ -247,6 +238,19 @@ impl<R: MethodSet, N: MethodSet> Adapter<R, N> {
             Lifecycle::Same => return self.forward(peer, id, method, params).await,
             Lifecycle::Across(bridge) => bridge,
         };
+        if let Some(change) = Subscription::of(method) {
+            let newer = self.newer.clone();
+            let peer = bridge::older_peer(&outbound(peer, self.outbound));
+            bridge.resubscribe(change, &params, move |params, _| {
+                let id = Id::String(LISTEN.into());
+                let message = call_text(Some(&id), LISTEN, Some(&params))
+                    .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
+                Ok(Box::pin(async move {
+                    let _ = newer.serve(peer, message).await;
+                }))
+            })?;
+            return Ok(Answer::Result(Value::Object(Map::new())));
+        }
         match method {
             INITIALIZE => {
                 bridge.initialize(&params);
@@ -262,21 +266,6 @@ impl<R: MethodSet, N: MethodSet> Adapter<R, N> {
             }
             SET_LEVEL => {
                 bridge.set_level(&params)?;
-                Ok(Answer::Result(Value::Object(Map::new())))
-            }
-            SUBSCRIBE | UNSUBSCRIBE => {
-                let newer = self.newer.clone();
-                let peer = bridge::older_peer(&outbound(peer, self.outbound));
-                let change = match method {
-                    SUBSCRIBE => Subscription::Add,
-                    _ => Subscription::Remove,
-                };
-                bridge.resubscribe(change, &params, move |params, _| {
-                    let message = request_text(&Id::String(LISTEN.into()), LISTEN, Some(&params));
-                    Ok(Box::pin(async move {
-                        let _ = newer.serve(peer, message).await;
-                    }))
-                })?;
                 Ok(Answer::Result(Value::Object(Map::new())))
             }
             _ if self.inbound.methods.contains(&method) => {
@@ -335,7 +324,7 @@ impl<R: MethodSet, N: MethodSet> Adapter<R, N> {
         if method == INITIALIZE
             && let Value::Object(result) = &mut result
         {
-            result.insert(PROTOCOL_VERSION.into(), self.inbound.from.into());
+            result.insert(bridge::VERSION_MEMBER.into(), self.inbound.from.into());
         }
         Ok(Answer::Result(result))
     }
@@ -350,7 +339,9 @@ impl<R: MethodSet, N: MethodSet> Adapter<R, N> {
             Some(Some(Ok(p))) => Some(p),
             Some(_) => return,
         };
-        let message = notification_text(method, params.as_ref());
+        let Ok(message) = call_text(None, method, params.as_ref()) else {
+            return;
+        };
         let peer = outbound(peer, self.outbound);
         let _ = self.newer.clone().serve(peer, message).await;
     }
@@ -387,7 +378,8 @@ impl<R: MethodSet, N: MethodSet> Adapter<R, N> {
         method: &str,
         params: Option<Value>,
     ) -> Result<Result<Value, String>, ErrorObject> {
-        let message = request_text(id, method, params.as_ref());
+        let message = call_text(Some(id), method, params.as_ref())
+            .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
         let Some(answer) = self.newer.clone().serve(peer.clone(), message).await else {
             return Err(ErrorObject::internal_error(format!(
                 "the `{method}` request got no answer"
@@ -423,27 +415,4 @@ fn params_of<M: MethodSet>(message: &M) -> Result<Option<Value>, serde_json::Err
         Value::Object(mut map) => Ok(map.remove("params")),
         _ => Ok(None),
     }
-}
-
-/// A request as JSON text.
-fn request_text(id: &Id, method: &str, params: Option<&Value>) -> String {
-    let mut message = Map::new();
-    message.insert("jsonrpc".into(), "2.0".into());
-    message.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
-    message.insert("method".into(), method.into());
-    if let Some(params) = params {
-        message.insert("params".into(), params.clone());
-    }
-    Value::Object(message).to_string()
-}
-
-/// A notification as JSON text.
-fn notification_text(method: &str, params: Option<&Value>) -> String {
-    let mut message = Map::new();
-    message.insert("jsonrpc".into(), "2.0".into());
-    message.insert("method".into(), method.into());
-    if let Some(params) = params {
-        message.insert("params".into(), params.clone());
-    }
-    Value::Object(message).to_string()
 }

@@ -39,6 +39,9 @@ pub use crate::envelope::{
 
 /// How many times one request may come back asking for input before it is an error.
 pub const MAX_ROUNDS: usize = 16;
+/// How many resources one older client may be subscribed to at once (each subscription
+/// restarts the listener with all of them); one more is refused with -32602.
+pub const MAX_SUBSCRIPTIONS: usize = 256;
 
 /// Runs a future in the background: the one thing a bridge needs of an async runtime
 /// (`|f| { tokio::spawn(f); }`).
@@ -186,7 +189,7 @@ impl Bridge {
             resources.remove("subscribe");
         }
         let mut result = Map::new();
-        result.insert("protocolVersion".into(), version.into());
+        result.insert(VERSION_MEMBER.into(), version.into());
         result.insert("capabilities".into(), capabilities);
         result.insert("serverInfo".into(), server_info.clone());
         if let Some(v) = discover.get("instructions") {
@@ -219,11 +222,7 @@ impl Bridge {
         L: FnOnce(Value, Meta) -> Result<BoxFuture<'static, ()>, ErrorObject>,
     {
         let subscribe = change == Subscription::Add;
-        let method = if subscribe {
-            "resources/subscribe"
-        } else {
-            "resources/unsubscribe"
-        };
+        let method = change.method();
         let Some(spawn) = &self.spawn else {
             return Err(crate::service::method_not_found(method));
         };
@@ -235,6 +234,13 @@ impl Bridge {
         };
         let mut state = self.state();
         if subscribe {
+            if state.subscriptions.len() >= MAX_SUBSCRIPTIONS && !state.subscriptions.contains(uri)
+            {
+                return Err(ErrorObject::invalid_params(format!(
+                    "{method}: already {MAX_SUBSCRIPTIONS} resources subscribed to, the most \
+                     one connection may (bridge::MAX_SUBSCRIPTIONS)"
+                )));
+            }
             state.subscriptions.insert(uri.into());
         } else {
             state.subscriptions.remove(uri);
@@ -282,6 +288,28 @@ pub enum Subscription {
     /// `resources/unsubscribe`: the URI leaves it.
     Remove,
 }
+
+impl Subscription {
+    /// The change a request of `method` makes, if it makes one.
+    pub fn of(method: &str) -> Option<Subscription> {
+        match method {
+            "resources/subscribe" => Some(Subscription::Add),
+            "resources/unsubscribe" => Some(Subscription::Remove),
+            _ => None,
+        }
+    }
+
+    /// The request that makes it.
+    pub fn method(self) -> &'static str {
+        match self {
+            Subscription::Add => "resources/subscribe",
+            Subscription::Remove => "resources/unsubscribe",
+        }
+    }
+}
+
+/// The member of an `initialize` result that names the version it speaks.
+pub(crate) const VERSION_MEMBER: &str = "protocolVersion";
 
 /// Whether a result of the `server/discover` era says how it may be cached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -26,7 +26,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::jsonrpc::{ErrorObject, Id};
+use crate::jsonrpc::Id;
 use crate::path;
 use crate::service::{BoxFuture, Peer, Transport, TransportError};
 use crate::strict::{self, Check};
@@ -285,30 +285,6 @@ macro_rules! translation {
             $crate::bridge::older_result($value, $crate::bridge::Caching::Unscoped),
         )
     };
-}
-
-/// A request's params converted into another version's for its handler: [`exact`], with
-/// what does not convert answered as invalid params (-32602).
-pub fn params_up<S, T>(params: &S) -> Result<T, ErrorObject>
-where
-    S: Serialize + Check + ?Sized,
-    T: DeserializeOwned + Serialize + Check,
-{
-    exact(params).map_err(|e| ErrorObject::invalid_params(e.to_string()))
-}
-
-/// A handler's result converted into the version of the peer that asked (`version`): [`exact`],
-/// with what that version cannot carry answered as an internal error (-32603) naming `method`.
-pub fn result_down<S, T>(result: &S, method: &str, version: &str) -> Result<T, ErrorObject>
-where
-    S: Serialize + Check + ?Sized,
-    T: DeserializeOwned + Serialize + Check,
-{
-    exact(result).map_err(|e| {
-        ErrorObject::internal_error(format!(
-            "the `{method}` result cannot be expressed in {version}: {e}"
-        ))
-    })
 }
 
 /// A JSON value of the source's type `S` as JSON of the target's `T`: it is decoded as an

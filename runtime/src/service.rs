@@ -191,14 +191,7 @@ impl Peer {
     ) -> Result<RawResult, CallError> {
         let id = Id::Integer(self.0.next_id.fetch_add(1, Ordering::Relaxed));
         let params = self.params_with_meta(params);
-        let text = super::write::to_vec(&Call {
-            id: Some(&id),
-            method,
-            params: params.as_ref(),
-        })
-        .map_err(CallError::Encode)?;
-        let text = String::from_utf8(text)
-            .map_err(|e| CallError::Encode(<serde_json::Error as serde::ser::Error>::custom(e)))?;
+        let text = call_text(Some(&id), method, params.as_ref()).map_err(CallError::Encode)?;
         let answer = self
             .0
             .transport
@@ -223,14 +216,7 @@ impl Peer {
 
     /// Sends a notification by method name with raw params.
     pub async fn notify_raw(&self, method: &str, params: Option<Value>) -> Result<(), CallError> {
-        let text = super::write::to_vec(&Call {
-            id: None,
-            method,
-            params: params.as_ref(),
-        })
-        .map_err(CallError::Encode)?;
-        let text = String::from_utf8(text)
-            .map_err(|e| CallError::Encode(<serde_json::Error as serde::ser::Error>::custom(e)))?;
+        let text = call_text(None, method, params.as_ref()).map_err(CallError::Encode)?;
         self.0
             .transport
             .notify(text)
@@ -249,6 +235,17 @@ impl Peer {
             .map_err(CallError::Encode)?;
         self.notify_raw(N::METHOD, params).await
     }
+}
+
+/// A request (with `id`) or a notification as JSON text, as a peer sends it: `jsonrpc`,
+/// `id`, `method`, `params`.
+pub(crate) fn call_text(
+    id: Option<&Id>,
+    method: &str,
+    params: Option<&Value>,
+) -> Result<String, serde_json::Error> {
+    let text = super::write::to_vec(&Call { id, method, params })?;
+    String::from_utf8(text).map_err(<serde_json::Error as serde::ser::Error>::custom)
 }
 
 /// A request or notification as a peer sends it: `jsonrpc`, `id`, `method`, `params`.
@@ -690,10 +687,10 @@ pub fn respond<T: Serialize>(id: &Id, result: Result<T, ErrorObject>) -> String 
 pub fn request_as<R: serde::de::DeserializeOwned>(
     message: &str,
 ) -> Option<(Id, Result<R, ErrorObject>)> {
-    let value: Value = serde_json::from_str(message).ok()?;
-    let id: Id = serde_json::from_value(value.get("id")?.clone()).ok()?;
-    value.get("method")?;
-    let request = crate::path::from_value::<R>(value)
+    let Route::Request(id) = route(message.as_bytes()) else {
+        return None;
+    };
+    let request = crate::path::from_str::<R>(message)
         .map_err(|e| ErrorObject::invalid_params(e.without_position().to_string()));
     Some((id, request))
 }

@@ -186,11 +186,8 @@ where
     let mut service: Arc<dyn Service> = Arc::new(client);
     let mut tables = Vec::new();
     for pair in pairs() {
-        let (Some(answer_older), Some(table)) = (pair.answer_older, pair.to_older_server) else {
-            break;
-        };
-        service = answer_older(service);
-        tables.push(table);
+        service = (pair.answer_older)(service);
+        tables.push(pair.to_older_server);
         if pair.older == version.as_str() {
             break;
         }

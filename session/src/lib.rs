@@ -47,6 +47,8 @@
 //! | a session's handshake (nothing after `initialize`) | `http::SessionLimits::handshake` | 30 s | the session is ended |
 //! | an idle session (no request, none served, no stream open) | `http::SessionLimits::idle` | 10 min | the session is ended |
 //! | events kept for a resumption | `http::KEEP_EVENTS` a stream, `http::KEEP_FINISHED` answered streams a session | 64, 16 | a resumption from before them: 404 |
+//! | rounds of input one request of an older client may ask for (`every-version`) | `rt::bridge::MAX_ROUNDS` | 16 | -32603 |
+//! | resources one older client may be subscribed to (`every-version`) | `rt::bridge::MAX_SUBSCRIPTIONS` | 256 | -32602 |
 
 mod deferred;
 mod engine;

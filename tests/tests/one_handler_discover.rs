@@ -329,3 +329,46 @@ async fn through_every_pair_it_serves_2024_11_05_clients() {
             .contains(&"sampling/createMessage".to_string())
     );
 }
+
+/// An older client subscribes to at most `bridge::MAX_SUBSCRIPTIONS` resources at once:
+/// one more is refused, saying so; one it already has, or one after an unsubscribe, is not.
+#[tokio::test]
+async fn subscriptions_are_bounded() {
+    use mcp_spec_types::rt::bridge::MAX_SUBSCRIPTIONS;
+    let (h, _) = handler();
+    let server: Arc<dyn Service> = Arc::new(
+        to_11::serve_older(v::handlers::Server::new(h)).with_spawn(|f| {
+            tokio::spawn(f);
+        }),
+    );
+    let client = Recorder::default();
+    let ask = |id: i64, method: &str, uri: String| {
+        at(&server, &client, request(id, method, json!({"uri": uri})))
+    };
+    let init = at(
+        &server,
+        &client,
+        request(0, "initialize", initialize("2025-11-25")),
+    )
+    .await;
+    assert!(init.get("result").is_some(), "{init}");
+    for i in 0..MAX_SUBSCRIPTIONS {
+        let sub = ask(1, "resources/subscribe", format!("a://{i}")).await;
+        assert_eq!(sub["result"], json!({}), "{i}: {sub}");
+    }
+    let over = ask(2, "resources/subscribe", "a://over".into()).await;
+    assert_eq!(over["error"]["code"], -32602, "{over}");
+    assert!(
+        over["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("MAX_SUBSCRIPTIONS"),
+        "{over}"
+    );
+    let again = ask(3, "resources/subscribe", "a://0".into()).await;
+    assert_eq!(again["result"], json!({}), "{again}");
+    let off = ask(4, "resources/unsubscribe", "a://0".into()).await;
+    assert_eq!(off["result"], json!({}), "{off}");
+    let room = ask(5, "resources/subscribe", "a://over".into()).await;
+    assert_eq!(room["result"], json!({}), "{room}");
+}

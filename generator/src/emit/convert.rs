@@ -44,6 +44,12 @@ pub fn conversions(old: &Model, new: &Model) -> Vec<Conversion> {
         .collect()
 }
 
+/// Whether `new` is `old`'s module under another name ([`same_as`](super::same_as)): the
+/// same types, with no conversions or adapters between them.
+fn one_module(old: &Model, new: &Model) -> bool {
+    super::same_as(new, std::slice::from_ref(old)).is_some()
+}
+
 /// Emits `convert.rs` for `models` in date order (`draft` last): each consecutive pair's
 /// impls, behind both versions' features.
 pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, Error> {
@@ -56,8 +62,7 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
     for pair in models.windows(2) {
         let (old, new) = (&pair[0], &pair[1]);
         let (old_mod, new_mod) = (module_name(&old.version), module_name(&new.version));
-        if super::same_as(new, std::slice::from_ref(old)).is_some() {
-            // One module under two names: its types are the same types.
+        if one_module(old, new) {
             table.push(format!(
                 "| `{}` | `{}` | the same types: `{new_mod}` is `{old_mod}` re-exported | | | | |",
                 old.version, new.version
@@ -122,7 +127,7 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         let (old, new) = (&pair[0], &pair[1]);
         let serve = lifecycle(old, new, Side::Server);
         let answer = lifecycle(old, new, Side::Client);
-        if answer.is_none() || super::same_as(new, std::slice::from_ref(old)).is_some() {
+        if answer.is_none() || one_module(old, new) {
             continue;
         }
         let (old_mod, new_mod) = (module_name(&old.version), module_name(&new.version));
@@ -140,10 +145,8 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
                 older: #old_v,
                 newer: #new_v,
                 serve_older: #serve,
-                answer_older: ::std::option::Option::Some(|newer| {
-                    ::std::sync::Arc::new(#module::answer_older(newer))
-                }),
-                to_older_server: ::std::option::Option::Some(#module::TO_OLDER_SERVER),
+                answer_older: |newer| ::std::sync::Arc::new(#module::answer_older(newer)),
+                to_older_server: #module::TO_OLDER_SERVER,
             },
         });
     }
@@ -179,10 +182,9 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
 /// gives too) and encodes the result.
 pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<String, Error> {
     let mut names = Vec::new();
-    // A version that is another's module re-exported has no conversions of its own.
     let distinct = models
         .windows(2)
-        .filter(|pair| super::same_as(&pair[1], std::slice::from_ref(&pair[0])).is_none());
+        .filter(|pair| !one_module(&pair[0], &pair[1]));
     let pairs = distinct.map(|pair| {
         let (old, new) = (&pair[0], &pair[1]);
         let (old_mod, new_mod) = (module_name(&old.version), module_name(&new.version));
