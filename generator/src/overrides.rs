@@ -307,3 +307,136 @@ pub const CALL_TOOL: &str = "tools/call";
 /// The union of the answers to a discover-era result's input requests
 /// ([`INPUT_REQUEST_UNION`]), as `answer_inputs` gives them.
 pub const INPUT_RESPONSE_UNION: &str = "InputResponse";
+
+/// A kind of part a `Router` (the runtime's `rt::router`) serves: the request that lists
+/// them and the member of its result that holds them, the request that serves one, the
+/// definitions of an item and of that request's params, the member each is keyed by, and
+/// the server capability that says the server has them.
+pub struct Part {
+    /// The request that lists them (`tools/list`).
+    pub list: &'static str,
+    /// The member of its result that holds them (`tools`).
+    pub listed: &'static str,
+    /// The request that serves one (`tools/call`).
+    pub serve: &'static str,
+    /// The definition of an item (`Tool`).
+    pub item: &'static str,
+    /// The member an item is known by (`name`).
+    pub key: &'static str,
+    /// The definition of the serving request's params (`CallToolRequestParams`).
+    pub params: &'static str,
+    /// The member of the params that names the item (`name`).
+    pub params_key: &'static str,
+    /// The capability of `ServerCapabilities` that declares them (`tools`).
+    pub capability: &'static str,
+}
+
+/// Tools, found by name.
+pub const TOOLS: Part = Part {
+    list: "tools/list",
+    listed: "tools",
+    serve: CALL_TOOL,
+    item: "Tool",
+    key: "name",
+    params: "CallToolRequestParams",
+    params_key: "name",
+    capability: "tools",
+};
+
+/// Resources, found by URI.
+pub const RESOURCES: Part = Part {
+    list: "resources/list",
+    listed: "resources",
+    serve: "resources/read",
+    item: "Resource",
+    key: "uri",
+    params: "ReadResourceRequestParams",
+    params_key: "uri",
+    capability: "resources",
+};
+
+/// Prompts, found by name.
+pub const PROMPTS: Part = Part {
+    list: "prompts/list",
+    listed: "prompts",
+    serve: "prompts/get",
+    item: "Prompt",
+    key: "name",
+    params: "GetPromptRequestParams",
+    params_key: "name",
+    capability: "prompts",
+};
+
+/// The tool definitions the constructors' shortcuts (`CallToolResult::text`,
+/// `Tool::for_input`, `CallToolRequestParams::arguments_as`) and a `Router`'s tool errors
+/// build on.
+pub struct ToolShapes {
+    /// A tool's result (`CallToolResult`).
+    pub result: &'static str,
+    /// Its content blocks (`content`).
+    pub content: &'static str,
+    /// The content block of text (`TextContent`), and its text member (`text`).
+    pub text_content: (&'static str, &'static str),
+    /// The member that says the call failed (`isError`).
+    pub is_error: &'static str,
+    /// The result's structured content (`structuredContent`).
+    pub structured: &'static str,
+    /// A tool's input and output schemas (`inputSchema`, `outputSchema`).
+    pub schemas: (&'static str, &'static str),
+    /// A call's arguments (`arguments`).
+    pub arguments: &'static str,
+}
+
+/// The tool definitions, as the specification names them.
+pub const TOOL_SHAPES: ToolShapes = ToolShapes {
+    result: "CallToolResult",
+    content: "content",
+    text_content: ("TextContent", "text"),
+    is_error: "isError",
+    structured: "structuredContent",
+    schemas: ("inputSchema", "outputSchema"),
+    arguments: "arguments",
+};
+
+/// What a `Router` answers besides its parts: the lifecycle's members, the capabilities,
+/// the templates it has none of, the request that sets the logging level, and what a
+/// discover-era result says besides its content.
+pub struct Served {
+    /// The server's info (`Implementation`).
+    pub info: &'static str,
+    /// The server's capabilities (`ServerCapabilities`) and the one for logging (`logging`).
+    pub capabilities: (&'static str, &'static str),
+    /// The `initialize` result's members: version, capabilities, info.
+    pub initialize: [&'static str; 3],
+    /// The `server/discover` result's members: versions, capabilities, `_meta`, and the
+    /// info's key in that `_meta`.
+    pub discover: [&'static str; 4],
+    /// The templates request and its result's list member.
+    pub templates: (&'static str, &'static str),
+    /// The request that sets the logging level (initialize era).
+    pub set_level: &'static str,
+    /// The discover era's result members a `Router` fills the same for every result: the
+    /// result's type (complete), its cache scope (the same for every client: what a
+    /// `Router` holds is fixed) and how long it may be kept (not: 0 ms).
+    pub result_common: [(&'static str, &'static str); 3],
+}
+
+/// What a `Router` answers, as the specification names it.
+pub const SERVED: Served = Served {
+    info: "Implementation",
+    capabilities: ("ServerCapabilities", "logging"),
+    initialize: ["protocolVersion", "capabilities", "serverInfo"],
+    discover: [
+        "supportedVersions",
+        "capabilities",
+        "_meta",
+        "io.modelcontextprotocol/serverInfo",
+    ],
+    templates: ("resources/templates/list", "resourceTemplates"),
+    set_level: "logging/setLevel",
+    result_common: [
+        ("resultType", "complete"),
+        (LIFECYCLE.cache_scope, "public"),
+        ("ttlMs", "0"),
+    ],
+};

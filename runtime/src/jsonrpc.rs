@@ -47,6 +47,9 @@ use super::method::Request;
 use super::path::{self, DecodeError};
 use super::serde_helpers::exact_integer;
 
+/// The member of a request or notification that holds its params.
+pub const PARAMS: &str = "params";
+
 /// JSON-RPC's standard error codes.
 pub mod codes {
     /// Invalid JSON was received.
@@ -763,7 +766,7 @@ pub(crate) fn envelope(noted: Noted<'_>) -> Result<Envelope<'_>, ProtocolError> 
     // Members a response or an error does not define.
     if !matches!(kind, Kind::Call { .. }) {
         if let Some(p) = params {
-            extra.insert("params".into(), value_of(p));
+            extra.insert(PARAMS.into(), value_of(p));
         }
     }
     let meta = noted

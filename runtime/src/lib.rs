@@ -34,6 +34,7 @@ pub mod json;
 pub mod jsonrpc;
 pub mod method;
 pub mod path;
+pub mod router;
 pub mod serde_helpers;
 pub mod service;
 pub mod strict;

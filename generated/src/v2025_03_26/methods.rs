@@ -382,25 +382,35 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
         map: &mut M,
     ) -> ::std::result::Result<(), M::Error> {
         match self {
-            Self::Complete(p) => map.serialize_entry("params", p),
-            Self::Initialize(p) => map.serialize_entry("params", p),
-            Self::SetLevel(p) => map.serialize_entry("params", p),
-            Self::Ping(Some(p)) => map.serialize_entry("params", p),
+            Self::Complete(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Initialize(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::SetLevel(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Ping(Some(p)) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
             Self::Ping(None) => Ok(()),
-            Self::GetPrompt(p) => map.serialize_entry("params", p),
-            Self::ListPrompts(Some(p)) => map.serialize_entry("params", p),
+            Self::GetPrompt(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::ListPrompts(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ListPrompts(None) => Ok(()),
-            Self::ListResources(Some(p)) => map.serialize_entry("params", p),
+            Self::ListResources(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ListResources(None) => Ok(()),
-            Self::ReadResource(p) => map.serialize_entry("params", p),
-            Self::Subscribe(p) => map.serialize_entry("params", p),
-            Self::ListResourceTemplates(Some(p)) => map.serialize_entry("params", p),
+            Self::ReadResource(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Subscribe(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::ListResourceTemplates(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ListResourceTemplates(None) => Ok(()),
-            Self::Unsubscribe(p) => map.serialize_entry("params", p),
-            Self::CallTool(p) => map.serialize_entry("params", p),
-            Self::ListTools(Some(p)) => map.serialize_entry("params", p),
+            Self::Unsubscribe(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::CallTool(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::ListTools(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ListTools(None) => Ok(()),
-            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: Some(p), .. } => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Other { params: None, .. } => Ok(()),
         }
     }
@@ -478,12 +488,16 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
         map: &mut M,
     ) -> ::std::result::Result<(), M::Error> {
         match self {
-            Self::Ping(Some(p)) => map.serialize_entry("params", p),
+            Self::Ping(Some(p)) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
             Self::Ping(None) => Ok(()),
-            Self::ListRoots(Some(p)) => map.serialize_entry("params", p),
+            Self::ListRoots(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ListRoots(None) => Ok(()),
-            Self::CreateMessage(p) => map.serialize_entry("params", p),
-            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::CreateMessage(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Other { params: Some(p), .. } => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Other { params: None, .. } => Ok(()),
         }
     }
@@ -558,13 +572,19 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
         map: &mut M,
     ) -> ::std::result::Result<(), M::Error> {
         match self {
-            Self::Cancelled(p) => map.serialize_entry("params", p),
-            Self::Initialized(Some(p)) => map.serialize_entry("params", p),
+            Self::Cancelled(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Initialized(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Initialized(None) => Ok(()),
-            Self::Progress(p) => map.serialize_entry("params", p),
-            Self::RootsListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::Progress(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::RootsListChanged(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::RootsListChanged(None) => Ok(()),
-            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: Some(p), .. } => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Other { params: None, .. } => Ok(()),
         }
     }
@@ -657,17 +677,27 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
         map: &mut M,
     ) -> ::std::result::Result<(), M::Error> {
         match self {
-            Self::Cancelled(p) => map.serialize_entry("params", p),
-            Self::LoggingMessage(p) => map.serialize_entry("params", p),
-            Self::Progress(p) => map.serialize_entry("params", p),
-            Self::PromptListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::Cancelled(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::LoggingMessage(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Progress(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::PromptListChanged(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::PromptListChanged(None) => Ok(()),
-            Self::ResourceListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::ResourceListChanged(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ResourceListChanged(None) => Ok(()),
-            Self::ResourceUpdated(p) => map.serialize_entry("params", p),
-            Self::ToolListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::ResourceUpdated(p) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
+            Self::ToolListChanged(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ToolListChanged(None) => Ok(()),
-            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: Some(p), .. } => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Other { params: None, .. } => Ok(()),
         }
     }
@@ -1200,7 +1230,7 @@ impl ::std::str::FromStr for Method {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        "method",
+                        "JSON-RPC method",
                         s,
                         &[
                             "completion/complete",

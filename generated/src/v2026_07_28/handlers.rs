@@ -844,46 +844,19 @@ for Client<H, P> {
     }
 }
 
-/// A function of a [`Router`], boxed: what it is called with, what it answers.
-type RouterFn<P, R> = ::std::boxed::Box<
-    dyn Fn(
-        P,
-        RequestContext<ClientPeer>,
-    ) -> crate::rt::service::BoxFuture<
-            'static,
-            ::std::result::Result<R, crate::rt::jsonrpc::ErrorObject>,
-        > + Send + Sync,
->;
-
-/// What a [`Router`] lists, the key it is found by, and its function.
-struct RouterEntry<T, P, R> {
-    key: ::std::string::String,
-    item: T,
-    call: RouterFn<P, R>,
-}
-
-/// Adds `entry`, or puts it in the place of the one with its key.
-fn router_place<T, P, R>(
-    list: &mut ::std::vec::Vec<RouterEntry<T, P, R>>,
-    entry: RouterEntry<T, P, R>,
-) {
-    match list.iter_mut().find(|e| e.key == entry.key) {
-        ::std::option::Option::Some(slot) => *slot = entry,
-        ::std::option::Option::None => list.push(entry),
-    }
-}
-
 /// A [`ServerHandler`] assembled from parts: tools, resources and prompts, each
-/// with the function that serves it, found by name (a resource by URI).
+/// with the function that serves it, found by name (a resource by URI): the
+/// runtime's [`Router`](crate::rt::router::Router) made of this version's types
+/// ([`RouterParts`]).
 ///
-/// It answers `server/discover` with this version, the capabilities of what it holds (`tools`, `resources`, `prompts`, and `logging` once [`logging`](Router::logging) was asked for), and the [`Implementation`](super::Implementation) it was made with in the result's `_meta`; it lists everything it holds in one page, as the same for every client (`cacheScope` `public`) and not to be kept (`ttlMs` 0).
+/// It answers `server/discover` with this version, the capabilities of what it holds, and the [`Implementation`](super::Implementation) it was made with in the result's `_meta`; it lists everything it holds in one page, as the same for every client and not to be kept.
 ///
-/// A tool's arguments are decoded into the type its function takes; arguments that do not fit are answered as a tool error
-/// (`isError`, with the path of what does not fit) that the model can correct, as
-/// the specification asks of input validation since 2025-11-25. An unknown tool
-/// or prompt is -32602, an unknown resource -32002. What a `Router` cannot do
-/// (resource templates, completion, subscriptions, pagination) takes a
-/// [`ServerHandler`] of one's own.
+/// A tool's arguments are decoded into the type its function takes; arguments that
+/// do not fit are answered as a tool error (`isError`, with the path of what does
+/// not fit) that the model can correct, as the specification asks of input
+/// validation since 2025-11-25. An unknown tool or prompt is -32602, an unknown
+/// resource -32002. What a `Router` cannot do (resource templates, completion,
+/// subscriptions, pagination) takes a [`ServerHandler`] of one's own.
 ///
 /// Registering a second tool, resource or prompt with the same key replaces the
 /// first in its place.
@@ -907,190 +880,15 @@ fn router_place<T, P, R>(
      .logging();
  // Serve it: `Server::new(router)`, on a session engine.
  ```*/
-pub struct Router {
-    info: super::Implementation,
-    tools: ::std::vec::Vec<
-        RouterEntry<super::Tool, super::CallToolRequestParams, super::CallToolResult>,
-    >,
-    resources: ::std::vec::Vec<
-        RouterEntry<
-            super::Resource,
-            super::ReadResourceRequestParams,
-            super::ReadResourceOutcome,
-        >,
-    >,
-    prompts: ::std::vec::Vec<
-        RouterEntry<
-            super::Prompt,
-            super::GetPromptRequestParams,
-            super::GetPromptOutcome,
-        >,
-    >,
-    logging: bool,
-}
+pub type Router = crate::rt::router::Router<RouterParts>;
 
-impl ::std::fmt::Debug for Router {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.debug_struct("Router")
-            .field("info", &self.info)
-            .field(
-                "tools",
-                &self.tools.iter().map(|e| &e.key).collect::<::std::vec::Vec<_>>(),
-            )
-            .field(
-                "resources",
-                &self.resources.iter().map(|e| &e.key).collect::<::std::vec::Vec<_>>(),
-            )
-            .field(
-                "prompts",
-                &self.prompts.iter().map(|e| &e.key).collect::<::std::vec::Vec<_>>(),
-            )
-            .field("logging", &self.logging)
-            .finish()
-    }
-}
-
-impl Router {
-    /// A router holding nothing yet, that introduces itself as `info`.
-    pub fn new(info: super::Implementation) -> Self {
-        Router {
-            info,
-            tools: ::std::vec::Vec::new(),
-            resources: ::std::vec::Vec::new(),
-            prompts: ::std::vec::Vec::new(),
-            logging: false,
-        }
-    }
-    /// Adds `tool`, served by `f` with the call's arguments decoded as `A` (an
-    /// absent `arguments` as an empty object). With the `schemars` feature,
-    /// `Tool::for_input::<A>(name)` gives the tool the input schema of `A`.
-    pub fn tool<A, F, Fut>(mut self, tool: super::Tool, f: F) -> Self
-    where
-        A: serde::de::DeserializeOwned + Send + 'static,
-        F: Fn(A, RequestContext<ClientPeer>) -> Fut + Send + Sync + 'static,
-        Fut: ::std::future::Future<
-                Output = ::std::result::Result<
-                    super::CallToolResult,
-                    crate::rt::jsonrpc::ErrorObject,
-                >,
-            > + Send + 'static,
-    {
-        let call: RouterFn<super::CallToolRequestParams, super::CallToolResult> = ::std::boxed::Box::new(move |
-            params: super::CallToolRequestParams,
-            cx|
-        {
-            match params.arguments_as::<A>() {
-                ::std::result::Result::Ok(args) => ::std::boxed::Box::pin(f(args, cx)),
-                ::std::result::Result::Err(e) => {
-                    let result = super::CallToolResult::error(
-                        ::std::format!("invalid arguments: {e}"),
-                    );
-                    ::std::boxed::Box::pin(async move {
-                        ::std::result::Result::Ok(result)
-                    })
-                }
-            }
-        });
-        let key = tool.name.clone();
-        router_place(
-            &mut self.tools,
-            RouterEntry {
-                key,
-                item: tool,
-                call,
-            },
-        );
-        self
-    }
-    /// Adds `resource`, read by `f`.
-    pub fn resource<F, Fut>(mut self, resource: super::Resource, f: F) -> Self
-    where
-        F: Fn(super::ReadResourceRequestParams, RequestContext<ClientPeer>) -> Fut + Send
-            + Sync + 'static,
-        Fut: ::std::future::Future<
-                Output = ::std::result::Result<
-                    super::ReadResourceOutcome,
-                    crate::rt::jsonrpc::ErrorObject,
-                >,
-            > + Send + 'static,
-    {
-        let call: RouterFn<
-            super::ReadResourceRequestParams,
-            super::ReadResourceOutcome,
-        > = ::std::boxed::Box::new(move |params, cx| ::std::boxed::Box::pin(
-            f(params, cx),
-        ));
-        let key = resource.uri.clone();
-        router_place(
-            &mut self.resources,
-            RouterEntry {
-                key,
-                item: resource,
-                call,
-            },
-        );
-        self
-    }
-    /// Adds `prompt`, got by `f`.
-    pub fn prompt<F, Fut>(mut self, prompt: super::Prompt, f: F) -> Self
-    where
-        F: Fn(super::GetPromptRequestParams, RequestContext<ClientPeer>) -> Fut + Send
-            + Sync + 'static,
-        Fut: ::std::future::Future<
-                Output = ::std::result::Result<
-                    super::GetPromptOutcome,
-                    crate::rt::jsonrpc::ErrorObject,
-                >,
-            > + Send + 'static,
-    {
-        let call: RouterFn<super::GetPromptRequestParams, super::GetPromptOutcome> = ::std::boxed::Box::new(move |
-            params,
-            cx|
-        ::std::boxed::Box::pin(f(params, cx)));
-        let key = prompt.name.clone();
-        router_place(
-            &mut self.prompts,
-            RouterEntry {
-                key,
-                item: prompt,
-                call,
-            },
-        );
-        self
-    }
-    /// Declares the `logging` capability. In this era a request says the level it wants in its `_meta` (`io.modelcontextprotocol/logLevel`), and a function logs through `cx.peer.notify_logging_message` only when it does.
-    pub fn logging(mut self) -> Self {
-        self.logging = true;
-        self
-    }
-}
-
-impl Router {
-    /// The capabilities of what it holds.
-    #[allow(deprecated)]
-    fn capabilities(&self) -> super::ServerCapabilities {
-        let mut capabilities = super::ServerCapabilities::default();
-        if !self.tools.is_empty() {
-            capabilities.tools = ::std::option::Option::Some(
-                ::std::default::Default::default(),
-            );
-        }
-        if !self.resources.is_empty() {
-            capabilities.resources = ::std::option::Option::Some(
-                ::std::default::Default::default(),
-            );
-        }
-        if !self.prompts.is_empty() {
-            capabilities.prompts = ::std::option::Option::Some(
-                ::std::default::Default::default(),
-            );
-        }
-        if self.logging {
-            capabilities.logging = ::std::option::Option::Some(
-                ::std::default::Default::default(),
-            );
-        }
-        capabilities
+crate::rt::router_parts! {
+    RouterParts for ClientPeer {
+        info: super::Implementation,
+        tools: super::Tool [name] by super::CallToolRequestParams [name] => super::CallToolResult,
+        resources: super::Resource [uri] by super::ReadResourceRequestParams [uri] => super::ReadResourceOutcome,
+        prompts: super::Prompt [name] by super::GetPromptRequestParams [name] => super::GetPromptOutcome,
+        capabilities: super::ServerCapabilities [tools, resources, prompts, logging],
     }
 }
 
@@ -1100,10 +898,9 @@ impl ServerHandler for Router {
         params: super::RequestParams,
         cx: RequestContext<ClientPeer>,
     ) -> ::std::result::Result<super::DiscoverResult, crate::rt::jsonrpc::ErrorObject> {
-        let capabilities = self.capabilities();
         let meta = super::ResultMetaObject {
             io_modelcontextprotocol_server_info: ::std::option::Option::Some(
-                self.info.clone(),
+                self.info().clone(),
             ),
             ..::std::default::Default::default()
         };
@@ -1112,7 +909,7 @@ impl ServerHandler for Router {
             ..super::DiscoverResult::new(
                 "complete",
                 super::DiscoverResultCacheScope::Public,
-                capabilities,
+                router_capabilities(self.held()),
                 ::std::vec!["2026-07-28".into()],
                 0,
             )
@@ -1127,7 +924,7 @@ impl ServerHandler for Router {
             super::ListToolsResult::new(
                 "complete",
                 super::ListToolsResultCacheScope::Public,
-                self.tools.iter().map(|e| e.item.clone()).collect(),
+                self.tools(),
                 0,
             ),
         )
@@ -1137,17 +934,7 @@ impl ServerHandler for Router {
         params: super::CallToolRequestParams,
         cx: RequestContext<ClientPeer>,
     ) -> ::std::result::Result<super::CallToolOutcome, crate::rt::jsonrpc::ErrorObject> {
-        let ::std::option::Option::Some(entry) = self
-            .tools
-            .iter()
-            .find(|e| e.key == params.name) else {
-            return Err(
-                crate::rt::jsonrpc::ErrorObject::invalid_params(
-                    ::std::format!("unknown tool `{}`", params.name),
-                ),
-            );
-        };
-        Ok(::std::convert::Into::into((entry.call)(params, cx).await?))
+        Ok(::std::convert::Into::into(self.serve_tool(params, cx).await?))
     }
     async fn list_resources(
         &self,
@@ -1161,7 +948,7 @@ impl ServerHandler for Router {
             super::ListResourcesResult::new(
                 "complete",
                 super::ListResourcesResultCacheScope::Public,
-                self.resources.iter().map(|e| e.item.clone()).collect(),
+                self.resources(),
                 0,
             ),
         )
@@ -1192,18 +979,7 @@ impl ServerHandler for Router {
         super::ReadResourceOutcome,
         crate::rt::jsonrpc::ErrorObject,
     > {
-        let ::std::option::Option::Some(entry) = self
-            .resources
-            .iter()
-            .find(|e| e.key == params.uri) else {
-            return Err(
-                crate::rt::jsonrpc::ErrorObject::new(
-                    -32002,
-                    ::std::format!("resource not found: {}", params.uri),
-                ),
-            );
-        };
-        (entry.call)(params, cx).await
+        self.serve_resource(params, cx).await
     }
     async fn list_prompts(
         &self,
@@ -1217,7 +993,7 @@ impl ServerHandler for Router {
             super::ListPromptsResult::new(
                 "complete",
                 super::ListPromptsResultCacheScope::Public,
-                self.prompts.iter().map(|e| e.item.clone()).collect(),
+                self.prompts(),
                 0,
             ),
         )
@@ -1230,17 +1006,7 @@ impl ServerHandler for Router {
         super::GetPromptOutcome,
         crate::rt::jsonrpc::ErrorObject,
     > {
-        let ::std::option::Option::Some(entry) = self
-            .prompts
-            .iter()
-            .find(|e| e.key == params.name) else {
-            return Err(
-                crate::rt::jsonrpc::ErrorObject::invalid_params(
-                    ::std::format!("unknown prompt `{}`", params.name),
-                ),
-            );
-        };
-        (entry.call)(params, cx).await
+        self.serve_prompt(params, cx).await
     }
 }
 

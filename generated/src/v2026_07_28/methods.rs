@@ -333,17 +333,23 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
         map: &mut M,
     ) -> ::std::result::Result<(), M::Error> {
         match self {
-            Self::Complete(p) => map.serialize_entry("params", p),
-            Self::GetPrompt(p) => map.serialize_entry("params", p),
-            Self::ListPrompts(p) => map.serialize_entry("params", p),
-            Self::ListResources(p) => map.serialize_entry("params", p),
-            Self::ReadResource(p) => map.serialize_entry("params", p),
-            Self::ListResourceTemplates(p) => map.serialize_entry("params", p),
-            Self::Discover(p) => map.serialize_entry("params", p),
-            Self::SubscriptionsListen(p) => map.serialize_entry("params", p),
-            Self::CallTool(p) => map.serialize_entry("params", p),
-            Self::ListTools(p) => map.serialize_entry("params", p),
-            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Complete(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::GetPrompt(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::ListPrompts(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::ListResources(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::ReadResource(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::ListResourceTemplates(p) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
+            Self::Discover(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::SubscriptionsListen(p) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
+            Self::CallTool(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::ListTools(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Other { params: Some(p), .. } => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Other { params: None, .. } => Ok(()),
         }
     }
@@ -400,7 +406,9 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
         map: &mut M,
     ) -> ::std::result::Result<(), M::Error> {
         match self {
-            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: Some(p), .. } => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Other { params: None, .. } => Ok(()),
         }
     }
@@ -457,8 +465,10 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
         map: &mut M,
     ) -> ::std::result::Result<(), M::Error> {
         match self {
-            Self::Cancelled(p) => map.serialize_entry("params", p),
-            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Cancelled(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Other { params: Some(p), .. } => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Other { params: None, .. } => Ok(()),
         }
     }
@@ -553,18 +563,30 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
         map: &mut M,
     ) -> ::std::result::Result<(), M::Error> {
         match self {
-            Self::Cancelled(p) => map.serialize_entry("params", p),
-            Self::LoggingMessage(p) => map.serialize_entry("params", p),
-            Self::Progress(p) => map.serialize_entry("params", p),
-            Self::PromptListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::Cancelled(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::LoggingMessage(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::Progress(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
+            Self::PromptListChanged(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::PromptListChanged(None) => Ok(()),
-            Self::ResourceListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::ResourceListChanged(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ResourceListChanged(None) => Ok(()),
-            Self::ResourceUpdated(p) => map.serialize_entry("params", p),
-            Self::SubscriptionsAcknowledged(p) => map.serialize_entry("params", p),
-            Self::ToolListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::ResourceUpdated(p) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
+            Self::SubscriptionsAcknowledged(p) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
+            Self::ToolListChanged(Some(p)) => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::ToolListChanged(None) => Ok(()),
-            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: Some(p), .. } => {
+                map.serialize_entry(crate::rt::jsonrpc::PARAMS, p)
+            }
             Self::Other { params: None, .. } => Ok(()),
         }
     }
@@ -1084,7 +1106,7 @@ impl ::std::str::FromStr for Method {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        "method",
+                        "JSON-RPC method",
                         s,
                         &[
                             "completion/complete",

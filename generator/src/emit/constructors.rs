@@ -10,6 +10,7 @@ use quote::quote;
 
 use super::rust::ident;
 use crate::model::{Field, Kind, TypeDef, TypeRef, Variant};
+use crate::overrides::{TOOL_SHAPES, TOOLS};
 
 /// The generated types by Rust name.
 pub(super) type Types<'m> = BTreeMap<&'m str, &'m TypeDef>;
@@ -94,13 +95,14 @@ pub(super) fn constructor(
 /// The arm of `variants` that holds a `TextContent` whose `new` takes its text alone.
 fn text_arm<'v>(variants: &'v [Variant], types: &Types<'_>) -> Option<&'v Variant> {
     variants.iter().find(|v| {
-        v.ty == TypeRef::Named("TextContent".into())
-            && types.get("TextContent").is_some_and(|t| {
+        let (text_content, text) = TOOL_SHAPES.text_content;
+        v.ty == TypeRef::Named(text_content.into())
+            && types.get(text_content).is_some_and(|t| {
                 let Kind::Struct { fields, .. } = &t.kind else {
                     return false;
                 };
                 let args: Vec<&Field> = params(fields).collect();
-                matches!(args.as_slice(), [f] if f.wire == "text" && takes_into_string(f))
+                matches!(args.as_slice(), [f] if f.wire == text && takes_into_string(f))
             })
     })
 }
@@ -112,14 +114,19 @@ pub(super) fn union_shortcuts(t: &TypeDef, variants: &[Variant], types: &Types<'
     };
     let name = ident(&t.name);
     let variant = ident(&arm.name);
+    let text_content = ident(TOOL_SHAPES.text_content.0);
+    let doc = format!(
+        " A text block: a [`{}`] holding `text`, nothing else.",
+        TOOL_SHAPES.text_content.0
+    );
     let block = if arm.boxed {
-        quote!(::std::boxed::Box::new(TextContent::new(text)))
+        quote!(::std::boxed::Box::new(#text_content::new(text)))
     } else {
-        quote!(TextContent::new(text))
+        quote!(#text_content::new(text))
     };
     quote! {
         impl #name {
-            /// A text block: a [`TextContent`] holding `text`, nothing else.
+            #[doc = #doc]
             pub fn text(text: impl ::std::convert::Into<::std::string::String>) -> Self {
                 Self::#variant(#block)
             }
@@ -134,11 +141,11 @@ pub(super) fn call_tool_result_shortcuts(
     fields: &[Field],
     types: &Types<'_>,
 ) -> TokenStream {
-    if t.name != "CallToolResult" {
+    if t.name != TOOL_SHAPES.result {
         return quote!();
     }
     let content_union = fields.iter().find_map(|f| match (&f.ty, f.wire.as_str()) {
-        (TypeRef::Array(inner), "content") => match &**inner {
+        (TypeRef::Array(inner), wire) if wire == TOOL_SHAPES.content => match &**inner {
             TypeRef::Named(n) => types.get(n.as_str()).copied(),
             _ => None,
         },
@@ -165,14 +172,16 @@ pub(super) fn call_tool_result_shortcuts(
     let mut args = Vec::new();
     for f in params(fields) {
         match (f.wire.as_str(), finished(&f.wire)) {
-            ("content", _) => args.push(quote!(::std::vec![#union_name::text(text)])),
+            (wire, _) if wire == TOOL_SHAPES.content => {
+                args.push(quote!(::std::vec![#union_name::text(text)]))
+            }
             (_, Some(value)) if takes_into_string(f) => args.push(quote!(#value)),
             _ => return quote!(),
         }
     }
     let error = fields
         .iter()
-        .find(|f| f.wire == "isError" && !f.required)
+        .find(|f| f.wire == TOOL_SHAPES.is_error && !f.required)
         .map(|f| {
             let field = ident(&f.name);
             quote! {
@@ -188,7 +197,7 @@ pub(super) fn call_tool_result_shortcuts(
         });
     let structured = fields
         .iter()
-        .find(|f| f.wire == "structuredContent" && !f.required)
+        .find(|f| f.wire == TOOL_SHAPES.structured && !f.required)
         .and_then(|f| {
             // What the field holds: any JSON value, or (before 2026-07-28) an object.
             let held = match &f.ty {
@@ -239,19 +248,20 @@ pub(super) fn call_tool_result_shortcuts(
 /// schema is the JSON Schema of a Rust type; `with_output::<Out>()` where the version has
 /// output schemas.
 pub(super) fn tool_shortcuts(t: &TypeDef, fields: &[Field]) -> TokenStream {
-    if t.name != "Tool" {
+    if t.name != TOOLS.item {
         return quote!();
     }
     let args: Vec<&Field> = params(fields).collect();
     let [name, input] = args.as_slice() else {
         return quote!();
     };
-    if name.wire != "name" || !takes_into_string(name) || input.wire != "inputSchema" {
+    let (input_schema, output_schema) = TOOL_SHAPES.schemas;
+    if name.wire != TOOLS.key || !takes_into_string(name) || input.wire != input_schema {
         return quote!();
     }
     let output = fields
         .iter()
-        .find(|f| f.wire == "outputSchema" && !f.required)
+        .find(|f| f.wire == output_schema && !f.required)
         .map(|f| {
             let field = ident(&f.name);
             quote! {
@@ -267,9 +277,10 @@ pub(super) fn tool_shortcuts(t: &TypeDef, fields: &[Field]) -> TokenStream {
                 }
             }
         });
+    let tool = ident(&t.name);
     quote! {
         #[cfg(feature = "schemars")]
-        impl Tool {
+        impl #tool {
             /// A tool named `name` whose input schema is `Args`'s JSON Schema, as `schemars`
             /// derives it; decode a call's arguments into `Args` with
             /// `CallToolRequestParams::arguments_as`. An error if the schema is not one of
@@ -287,19 +298,20 @@ pub(super) fn tool_shortcuts(t: &TypeDef, fields: &[Field]) -> TokenStream {
 
 /// `CallToolRequestParams::arguments_as::<T>()`: the arguments decoded into a Rust type.
 pub(super) fn call_tool_params_shortcuts(t: &TypeDef, fields: &[Field]) -> TokenStream {
-    if t.name != "CallToolRequestParams" {
+    if t.name != TOOLS.params {
         return quote!();
     }
     let Some(arguments) = fields.iter().find(|f| {
-        f.wire == "arguments"
+        f.wire == TOOL_SHAPES.arguments
             && !f.required
             && matches!(&f.ty, TypeRef::Map(inner) if **inner == TypeRef::Any)
     }) else {
         return quote!();
     };
     let field = ident(&arguments.name);
+    let params = ident(&t.name);
     quote! {
-        impl CallToolRequestParams {
+        impl #params {
             /// The arguments decoded as `T` (absent arguments as an empty object), with the
             /// path of whatever does not fit; a handler answers that error with
             /// `ErrorObject::invalid_params(e.to_string())` (-32602).

@@ -99,7 +99,12 @@ pub(super) fn emit_methods(model: &Model, source: &str) -> Result<String, Error>
         MessageKind::Notification => quote!(crate::rt::method::MessageKind::Notification),
     });
     let variant_docs = strings.iter().map(|s| format!(" `{s}`"));
-    let text_impls = wire_text_impls(&format_ident!("Method"), "method", &variants, &strings);
+    let text_impls = wire_text_impls(
+        &format_ident!("Method"),
+        "JSON-RPC method",
+        &variants,
+        &strings,
+    );
     let module_doc = format!(
         " The {} JSON-RPC methods of protocol version `{}`: a marker type per method, \
          implementing [`Request`](crate::rt::method::Request) or \
@@ -280,13 +285,15 @@ fn method_enum(name: &str, doc: &str, methods: &[&MethodDef]) -> TokenStream {
                 variants.push(quote!(#[doc = #vdoc] #v(#t),));
                 decode_arms
                     .push(quote!(#method => Self::#v(crate::rt::jsonrpc::required(params)?),));
-                write_arms.push(quote!(Self::#v(p) => map.serialize_entry("params", p),));
+                write_arms.push(
+                    quote!(Self::#v(p) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),),
+                );
             }
             (Some(t), false) => {
                 variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
                 decode_arms
                     .push(quote!(#method => Self::#v(crate::rt::jsonrpc::optional(params)?),));
-                write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry("params", p),));
+                write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),));
                 write_arms.push(quote!(Self::#v(None) => Ok(()),));
             }
             (None, _) => {
@@ -333,7 +340,7 @@ fn method_enum(name: &str, doc: &str, methods: &[&MethodDef]) -> TokenStream {
             fn write_params<M: serde::ser::SerializeMap>(&self, map: &mut M) -> ::std::result::Result<(), M::Error> {
                 match self {
                     #( #write_arms )*
-                    Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+                    Self::Other { params: Some(p), .. } => map.serialize_entry(crate::rt::jsonrpc::PARAMS, p),
                     Self::Other { params: None, .. } => Ok(()),
                 }
             }

@@ -1,14 +1,16 @@
-//! `Router`, emitted into `handlers.rs`: a `ServerHandler` assembled from tools, resources
-//! and prompts, each a function found by name (or URI), with the capabilities and the
-//! `initialize` answer derived from what was registered. It is what a small server needs
-//! instead of eight handler methods and a `match` on tool names.
+//! `Router`, emitted into `handlers.rs`: the runtime's generic `rt::router::Router` (written
+//! once, by hand: the parts, their keys, the unknown-part errors, the tool errors of
+//! arguments that do not fit) made of this version's types, and its `ServerHandler` impl:
+//! the lifecycle answer, the lists and the capabilities, which differ per version. Every
+//! name it builds on comes from `overrides.rs` (`TOOLS`, `RESOURCES`, `PROMPTS`,
+//! `TOOL_SHAPES`, `SERVED`, `LIFECYCLE`) or the model.
 //!
 //! Emitted only where the model has every shape it builds on: a lifecycle it knows
 //! (`initialize`, or `server/discover` with the server's info in the result's `_meta`),
-//! the list results built from their one list (and, in the discover era, `resultType`,
-//! `cacheScope` and `ttlMs`), a `CallToolResult` with `text` and `error`,
-//! `CallToolRequestParams::arguments_as`, the capabilities it declares. A schema without
-//! one of them (a fixture, an old draft) simply has no `Router`.
+//! the list results built from their one list (and, in the discover era, the result
+//! members `SERVED.result_common` fills), a tool result with `text` and `error`, the call
+//! params' `arguments_as`, the capabilities it declares. A schema without one of them (a
+//! fixture, an old draft) simply has no `Router`.
 
 use std::collections::BTreeMap;
 
@@ -18,6 +20,7 @@ use quote::quote;
 use super::constructors;
 use super::rust::{ident, result_type};
 use crate::model::{Field, Kind, MethodDef, Model, TypeDef, TypeRef};
+use crate::overrides::{LIFECYCLE, PROMPTS, Part, RESOURCES, SERVED, TOOL_SHAPES, TOOLS};
 
 /// The struct fields of a type by name.
 fn fields<'m>(types: &BTreeMap<&str, &'m TypeDef>, name: &str) -> Option<&'m [Field]> {
@@ -74,8 +77,6 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
         |m: &MethodDef, ty: &str| m.params_required && m.params == Some(TypeRef::Named(ty.into()));
 
     let version = &model.version;
-    // What the discover era's results say besides their content: complete, the same for
-    // every client (what a `Router` holds is fixed), and not to be cached for long.
     let enum_value = |ty: &str, wire: &str, value: &str| {
         let f = fields(&types, ty)?.iter().find(|f| f.wire == wire)?;
         let TypeRef::Named(e) = &f.ty else {
@@ -89,11 +90,21 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
             _ => None,
         }
     };
-    let result_common = |ty: &str, wire: &str| match wire {
-        "resultType" => Some(quote!("complete")),
-        "cacheScope" => enum_value(ty, wire, "public"),
-        "ttlMs" => Some(quote!(0)),
-        _ => None,
+    // What a discover-era result says besides its content, as `SERVED.result_common` gives
+    // it: a string, a number, or a value of the member's string enum.
+    let result_common = |ty: &str, wire: &str| {
+        let (_, value) = SERVED.result_common.iter().find(|(m, _)| *m == wire)?;
+        let f = fields(&types, ty)?.iter().find(|f| f.wire == wire)?;
+        match &f.ty {
+            TypeRef::String => Some(quote!(#value)),
+            TypeRef::Integer | TypeRef::Unsigned => {
+                let n: u64 = value.parse().ok()?;
+                let n = proc_macro2::Literal::u64_unsuffixed(n);
+                Some(quote!(#n))
+            }
+            TypeRef::Named(_) => enum_value(ty, wire, value),
+            _ => None,
+        }
     };
     let new_result = |ty: &str, arg: &dyn Fn(&str) -> Option<TokenStream>| {
         new_call(&types, ty, |wire| {
@@ -103,41 +114,51 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
 
     // The lifecycle: `initialize` (the version, the capabilities of what was registered,
     // the info), or `server/discover` (the same, the info in the result's `_meta`).
-    let lifecycle = match (method("initialize"), method("server/discover")) {
+    let lifecycle = match (method(LIFECYCLE.initialize), method(LIFECYCLE.discover)) {
         (Some(initialize), _) => {
-            let init_result = new_result(initialize.result.as_deref()?, &|wire| match wire {
-                "protocolVersion" => Some(quote!(#version)),
-                "capabilities" => Some(quote!(capabilities)),
-                "serverInfo" => Some(quote!(self.info.clone())),
-                _ => None,
+            let [version_member, capabilities_member, info_member] = SERVED.initialize;
+            let init_result = new_result(initialize.result.as_deref()?, &|wire| {
+                if wire == version_member {
+                    Some(quote!(#version))
+                } else if wire == capabilities_member {
+                    Some(quote!(router_capabilities(self.held())))
+                } else if wire == info_member {
+                    Some(quote!(self.info().clone()))
+                } else {
+                    None
+                }
             })?;
             let sig = sig(initialize);
             quote! {
                 #sig {
-                    let capabilities = self.capabilities();
                     Ok(#init_result)
                 }
             }
         }
         (None, Some(discover)) => {
+            let [versions_member, capabilities_member, meta_member, info_key] = SERVED.discover;
             let result = discover.result.as_deref()?;
-            let discovered = new_result(result, &|wire| match wire {
-                "capabilities" => Some(quote!(capabilities)),
-                "supportedVersions" => Some(quote!(::std::vec![#version.into()])),
-                _ => None,
+            let discovered = new_result(result, &|wire| {
+                if wire == versions_member {
+                    Some(quote!(::std::vec![#version.into()]))
+                } else if wire == capabilities_member {
+                    Some(quote!(router_capabilities(self.held())))
+                } else {
+                    None
+                }
             })?;
             // `_meta` carries the server's info, in a type that has nothing required.
             let meta = fields(&types, result)?
                 .iter()
-                .find(|f| f.wire == "_meta" && !f.required)?;
+                .find(|f| f.wire == meta_member && !f.required)?;
             let TypeRef::Named(meta_ty) = &meta.ty else {
                 return None;
             };
             let info = fields(&types, meta_ty)?
                 .iter()
-                .find(|f| f.wire == "io.modelcontextprotocol/serverInfo" && !f.required)?;
+                .find(|f| f.wire == info_key && !f.required)?;
             if !types.get(meta_ty.as_str())?.default
-                || info.ty != TypeRef::Named("Implementation".into())
+                || info.ty != TypeRef::Named(SERVED.info.into())
             {
                 return None;
             }
@@ -147,9 +168,8 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
             let sig = sig(discover);
             quote! {
                 #sig {
-                    let capabilities = self.capabilities();
                     let meta = super::#meta_ty {
-                        #info_field: ::std::option::Option::Some(self.info.clone()),
+                        #info_field: ::std::option::Option::Some(self.info().clone()),
                         ..::std::default::Default::default()
                     };
                     Ok(super::#result { #meta_field: ::std::option::Option::Some(meta), ..#discovered })
@@ -158,7 +178,8 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
         }
         _ => return None,
     };
-    let caps = types.get("ServerCapabilities").filter(|t| t.default)?;
+    let (capabilities_ty, logging) = SERVED.capabilities;
+    let caps = types.get(capabilities_ty).filter(|t| t.default)?;
     let Kind::Struct {
         fields: cap_fields, ..
     } = &caps.kind
@@ -175,63 +196,63 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
         defaults.then(|| ident(&f.name))
     };
     let (cap_tools, cap_resources, cap_prompts, cap_logging) = (
-        capability("tools")?,
-        capability("resources")?,
-        capability("prompts")?,
-        capability("logging")?,
+        capability(TOOLS.capability)?,
+        capability(RESOURCES.capability)?,
+        capability(PROMPTS.capability)?,
+        capability(logging)?,
     );
+    let capabilities_ty = ident(capabilities_ty);
 
-    // Tools: a `CallToolResult` with `text` and `error`, arguments decoded by
-    // `arguments_as`, a result the trait's answer converts from.
-    let list_tools = method("tools/list")?;
-    let call_tool = method("tools/call")?;
-    if !named(call_tool, "CallToolRequestParams") {
-        return None;
-    }
-    let result_fields = fields(&types, "CallToolResult")?;
+    // A part: its list request and the list built from what the router holds, its
+    // serving request (params of the part's own type, with a result), its keys.
+    let part = |part: &Part, held: TokenStream| {
+        let list = method(part.list)?;
+        let serve = method(part.serve)?;
+        if !named(serve, part.params) || serve.result.is_none() {
+            return None;
+        }
+        let listed = new_result(list.result.as_deref()?, &|wire| {
+            (wire == part.listed).then(|| held.clone())
+        })?;
+        let key = string_key(&types, part.item, part.key)?;
+        let params_key = string_key(&types, part.params, part.params_key)?;
+        Some((list, serve, listed, key, params_key))
+    };
+    let (list_tools, call_tool, tools_list, tool_key, call_key) =
+        part(&TOOLS, quote!(self.tools()))?;
+    let (list_resources, read_resource, resources_list, resource_key, read_key) =
+        part(&RESOURCES, quote!(self.resources()))?;
+    let (list_prompts, get_prompt, prompts_list, prompt_key, get_key) =
+        part(&PROMPTS, quote!(self.prompts()))?;
+
+    // Tools: a result with `text` and `error`, arguments decoded by `arguments_as`, a
+    // result the trait's answer converts from.
+    let tool_result = TOOL_SHAPES.result;
+    let result_fields = fields(&types, tool_result)?;
     let has_error = result_fields
         .iter()
-        .any(|f| f.wire == "isError" && !f.required)
-        && !constructors::call_tool_result_shortcuts(
-            types["CallToolResult"],
-            result_fields,
-            &types,
-        )
-        .is_empty();
+        .any(|f| f.wire == TOOL_SHAPES.is_error && !f.required)
+        && !constructors::call_tool_result_shortcuts(types[tool_result], result_fields, &types)
+            .is_empty();
     let has_arguments_as = !constructors::call_tool_params_shortcuts(
-        types["CallToolRequestParams"],
-        fields(&types, "CallToolRequestParams")?,
+        types[TOOLS.params],
+        fields(&types, TOOLS.params)?,
     )
     .is_empty();
     let converts = match call_tool.result.as_deref()? {
-        "CallToolResult" => true,
+        r if r == tool_result => true,
         other => matches!(&types.get(other)?.kind, Kind::Union { variants, .. }
-            if variants.iter().filter(|v| v.ty == TypeRef::Named("CallToolResult".into())).count() == 1),
+            if variants.iter().filter(|v| v.ty == TypeRef::Named(tool_result.into())).count() == 1),
     };
     if !(has_error && has_arguments_as && converts) {
         return None;
     }
-    let call_name = string_key(&types, "CallToolRequestParams", "name")?;
-    let tool_name = string_key(&types, "Tool", "name")?;
-    let tools_list = new_result(list_tools.result.as_deref()?, &|wire| {
-        (wire == "tools").then(|| quote!(self.tools.iter().map(|e| e.item.clone()).collect()))
-    })?;
 
-    // Resources, found by URI; templates, if the version lists them, are none.
-    let list_resources = method("resources/list")?;
-    let read_resource = method("resources/read")?;
-    if !named(read_resource, "ReadResourceRequestParams") || read_resource.result.is_none() {
-        return None;
-    }
-    let read_uri = string_key(&types, "ReadResourceRequestParams", "uri")?;
-    let resource_uri = string_key(&types, "Resource", "uri")?;
-    let resources_list = new_result(list_resources.result.as_deref()?, &|wire| {
-        (wire == "resources")
-            .then(|| quote!(self.resources.iter().map(|e| e.item.clone()).collect()))
-    })?;
-    let templates = method("resources/templates/list").and_then(|m| {
+    // Templates, if the version lists them, are none: a `Router` serves fixed URIs.
+    let (templates_method, templates_member) = SERVED.templates;
+    let templates = method(templates_method).and_then(|m| {
         let list = new_result(m.result.as_deref()?, &|wire| {
-            (wire == "resourceTemplates").then(|| quote!(::std::vec::Vec::new()))
+            (wire == templates_member).then(|| quote!(::std::vec::Vec::new()))
         })?;
         let sig = sig(m);
         Some(quote! {
@@ -242,58 +263,39 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
         })
     });
 
-    // Prompts, found by name.
-    let list_prompts = method("prompts/list")?;
-    let get_prompt = method("prompts/get")?;
-    if !named(get_prompt, "GetPromptRequestParams") || get_prompt.result.is_none() {
-        return None;
-    }
-    let get_name = string_key(&types, "GetPromptRequestParams", "name")?;
-    let prompt_name = string_key(&types, "Prompt", "name")?;
-    let prompts_list = new_result(list_prompts.result.as_deref()?, &|wire| {
-        (wire == "prompts").then(|| quote!(self.prompts.iter().map(|e| e.item.clone()).collect()))
-    })?;
-
-    // `logging/setLevel`, where the version has it (the discover era sends the level
-    // with each request instead): accepting a level answers the empty result.
-    let set_level = match method("logging/setLevel") {
+    // The request that sets the logging level, where the version has it (the discover
+    // era sends the level with each request instead): accepted once `logging()` was.
+    let set_level = match method(SERVED.set_level) {
         Some(m) => {
             types.get(m.result.as_deref()?).filter(|t| t.default)?;
             let sig = sig(m);
+            let name = &m.method;
             quote! {
                 #sig {
-                    if self.logging {
-                        Ok(::std::default::Default::default())
-                    } else {
-                        Err(crate::rt::service::method_not_found("logging/setLevel"))
-                    }
+                    self.set_level(#name).map(|()| ::std::default::Default::default())
                 }
             }
         }
         None => quote!(),
     };
 
-    let discover_era = method("initialize").is_none();
+    let discover_era = method(LIFECYCLE.initialize).is_none();
     let answers_doc = if discover_era {
-        " It answers `server/discover` with this version, the capabilities of what it holds \
-         (`tools`, `resources`, `prompts`, and `logging` once [`logging`](Router::logging) was \
-         asked for), and the [`Implementation`](super::Implementation) it was made with in the \
-         result's `_meta`; it lists everything it holds in one page, as the same for every \
-         client (`cacheScope` `public`) and not to be kept (`ttlMs` 0)."
+        format!(
+            " It answers `{}` with this version, the capabilities of what it holds, and the \
+             [`{info}`](super::{info}) it was made with in the result's `_meta`; it lists \
+             everything it holds in one page, as the same for every client and not to be kept.",
+            LIFECYCLE.discover,
+            info = SERVED.info
+        )
     } else {
-        " It answers `initialize` with this version, the [`Implementation`](super::Implementation) \
-         it was made with, and the capabilities of what it holds (`tools`, `resources`, \
-         `prompts`, and `logging` once [`logging`](Router::logging) was asked for); it \
-         lists everything it holds in one page."
-    };
-    let logging_doc = if discover_era {
-        " Declares the `logging` capability. In this era a request says the level it wants \
-         in its `_meta` (`io.modelcontextprotocol/logLevel`), and a function logs through \
-         `cx.peer.notify_logging_message` only when it does."
-    } else {
-        " Declares the `logging` capability and accepts `logging/setLevel`. The level is not \
-         applied to what the functions send: they log through \
-         `cx.peer.notify_logging_message`."
+        format!(
+            " It answers `{}` with this version, the [`{info}`](super::{info}) it was made \
+             with, and the capabilities of what it holds; it lists everything it holds in one \
+             page.",
+            LIFECYCLE.initialize,
+            info = SERVED.info
+        )
     };
     let (sig_list_tools, sig_call, sig_list_resources, sig_read) = (
         sig(list_tools),
@@ -305,6 +307,18 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     let (read_result, prompt_result) = (
         ident(read_resource.result.as_deref()?),
         ident(get_prompt.result.as_deref()?),
+    );
+    let (info, tool, call, called) = (
+        ident(SERVED.info),
+        ident(TOOLS.item),
+        ident(TOOLS.params),
+        ident(tool_result),
+    );
+    let (resource, read, prompt, get) = (
+        ident(RESOURCES.item),
+        ident(RESOURCES.params),
+        ident(PROMPTS.item),
+        ident(PROMPTS.params),
     );
     let module = super::rust::module_name(version);
     let example = format!(
@@ -330,158 +344,33 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
     );
 
     Some(quote! {
-        /// A function of a [`Router`], boxed: what it is called with, what it answers.
-        type RouterFn<P, R> = ::std::boxed::Box<
-            dyn Fn(P, RequestContext<ClientPeer>) -> crate::rt::service::BoxFuture<
-                'static,
-                ::std::result::Result<R, crate::rt::jsonrpc::ErrorObject>,
-            > + Send + Sync,
-        >;
-
-        /// What a [`Router`] lists, the key it is found by, and its function.
-        struct RouterEntry<T, P, R> {
-            key: ::std::string::String,
-            item: T,
-            call: RouterFn<P, R>,
-        }
-
-        /// Adds `entry`, or puts it in the place of the one with its key.
-        fn router_place<T, P, R>(list: &mut ::std::vec::Vec<RouterEntry<T, P, R>>, entry: RouterEntry<T, P, R>) {
-            match list.iter_mut().find(|e| e.key == entry.key) {
-                ::std::option::Option::Some(slot) => *slot = entry,
-                ::std::option::Option::None => list.push(entry),
-            }
-        }
-
         /// A [`ServerHandler`] assembled from parts: tools, resources and prompts, each
-        /// with the function that serves it, found by name (a resource by URI).
+        /// with the function that serves it, found by name (a resource by URI): the
+        /// runtime's [`Router`](crate::rt::router::Router) made of this version's types
+        /// ([`RouterParts`]).
         ///
         #[doc = #answers_doc]
         ///
-        /// A tool's arguments are decoded into the type its function takes; arguments that do not fit are answered as a tool error
-        /// (`isError`, with the path of what does not fit) that the model can correct, as
-        /// the specification asks of input validation since 2025-11-25. An unknown tool
-        /// or prompt is -32602, an unknown resource -32002. What a `Router` cannot do
-        /// (resource templates, completion, subscriptions, pagination) takes a
-        /// [`ServerHandler`] of one's own.
+        /// A tool's arguments are decoded into the type its function takes; arguments that
+        /// do not fit are answered as a tool error (`isError`, with the path of what does
+        /// not fit) that the model can correct, as the specification asks of input
+        /// validation since 2025-11-25. An unknown tool or prompt is -32602, an unknown
+        /// resource -32002. What a `Router` cannot do (resource templates, completion,
+        /// subscriptions, pagination) takes a [`ServerHandler`] of one's own.
         ///
         /// Registering a second tool, resource or prompt with the same key replaces the
         /// first in its place.
         ///
         #[doc = #example]
-        pub struct Router {
-            info: super::Implementation,
-            tools: ::std::vec::Vec<RouterEntry<super::Tool, super::CallToolRequestParams, super::CallToolResult>>,
-            resources: ::std::vec::Vec<RouterEntry<super::Resource, super::ReadResourceRequestParams, super::#read_result>>,
-            prompts: ::std::vec::Vec<RouterEntry<super::Prompt, super::GetPromptRequestParams, super::#prompt_result>>,
-            logging: bool,
-        }
+        pub type Router = crate::rt::router::Router<RouterParts>;
 
-        impl ::std::fmt::Debug for Router {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.debug_struct("Router")
-                    .field("info", &self.info)
-                    .field("tools", &self.tools.iter().map(|e| &e.key).collect::<::std::vec::Vec<_>>())
-                    .field("resources", &self.resources.iter().map(|e| &e.key).collect::<::std::vec::Vec<_>>())
-                    .field("prompts", &self.prompts.iter().map(|e| &e.key).collect::<::std::vec::Vec<_>>())
-                    .field("logging", &self.logging)
-                    .finish()
-            }
-        }
-
-        impl Router {
-            /// A router holding nothing yet, that introduces itself as `info`.
-            pub fn new(info: super::Implementation) -> Self {
-                Router {
-                    info,
-                    tools: ::std::vec::Vec::new(),
-                    resources: ::std::vec::Vec::new(),
-                    prompts: ::std::vec::Vec::new(),
-                    logging: false,
-                }
-            }
-
-            /// Adds `tool`, served by `f` with the call's arguments decoded as `A` (an
-            /// absent `arguments` as an empty object). With the `schemars` feature,
-            /// `Tool::for_input::<A>(name)` gives the tool the input schema of `A`.
-            pub fn tool<A, F, Fut>(mut self, tool: super::Tool, f: F) -> Self
-            where
-                A: serde::de::DeserializeOwned + Send + 'static,
-                F: Fn(A, RequestContext<ClientPeer>) -> Fut + Send + Sync + 'static,
-                Fut: ::std::future::Future<
-                    Output = ::std::result::Result<super::CallToolResult, crate::rt::jsonrpc::ErrorObject>,
-                > + Send + 'static,
-            {
-                let call: RouterFn<super::CallToolRequestParams, super::CallToolResult> =
-                    ::std::boxed::Box::new(move |params: super::CallToolRequestParams, cx| {
-                        match params.arguments_as::<A>() {
-                            ::std::result::Result::Ok(args) => ::std::boxed::Box::pin(f(args, cx)),
-                            ::std::result::Result::Err(e) => {
-                                let result = super::CallToolResult::error(::std::format!("invalid arguments: {e}"));
-                                ::std::boxed::Box::pin(async move { ::std::result::Result::Ok(result) })
-                            }
-                        }
-                    });
-                let key = tool.#tool_name.clone();
-                router_place(&mut self.tools, RouterEntry { key, item: tool, call });
-                self
-            }
-
-            /// Adds `resource`, read by `f`.
-            pub fn resource<F, Fut>(mut self, resource: super::Resource, f: F) -> Self
-            where
-                F: Fn(super::ReadResourceRequestParams, RequestContext<ClientPeer>) -> Fut + Send + Sync + 'static,
-                Fut: ::std::future::Future<
-                    Output = ::std::result::Result<super::#read_result, crate::rt::jsonrpc::ErrorObject>,
-                > + Send + 'static,
-            {
-                let call: RouterFn<super::ReadResourceRequestParams, super::#read_result> =
-                    ::std::boxed::Box::new(move |params, cx| ::std::boxed::Box::pin(f(params, cx)));
-                let key = resource.#resource_uri.clone();
-                router_place(&mut self.resources, RouterEntry { key, item: resource, call });
-                self
-            }
-
-            /// Adds `prompt`, got by `f`.
-            pub fn prompt<F, Fut>(mut self, prompt: super::Prompt, f: F) -> Self
-            where
-                F: Fn(super::GetPromptRequestParams, RequestContext<ClientPeer>) -> Fut + Send + Sync + 'static,
-                Fut: ::std::future::Future<
-                    Output = ::std::result::Result<super::#prompt_result, crate::rt::jsonrpc::ErrorObject>,
-                > + Send + 'static,
-            {
-                let call: RouterFn<super::GetPromptRequestParams, super::#prompt_result> =
-                    ::std::boxed::Box::new(move |params, cx| ::std::boxed::Box::pin(f(params, cx)));
-                let key = prompt.#prompt_name.clone();
-                router_place(&mut self.prompts, RouterEntry { key, item: prompt, call });
-                self
-            }
-
-            #[doc = #logging_doc]
-            pub fn logging(mut self) -> Self {
-                self.logging = true;
-                self
-            }
-        }
-
-        impl Router {
-            /// The capabilities of what it holds.
-            #[allow(deprecated)]
-            fn capabilities(&self) -> super::ServerCapabilities {
-                let mut capabilities = super::ServerCapabilities::default();
-                if !self.tools.is_empty() {
-                    capabilities.#cap_tools = ::std::option::Option::Some(::std::default::Default::default());
-                }
-                if !self.resources.is_empty() {
-                    capabilities.#cap_resources = ::std::option::Option::Some(::std::default::Default::default());
-                }
-                if !self.prompts.is_empty() {
-                    capabilities.#cap_prompts = ::std::option::Option::Some(::std::default::Default::default());
-                }
-                if self.logging {
-                    capabilities.#cap_logging = ::std::option::Option::Some(::std::default::Default::default());
-                }
-                capabilities
+        crate::rt::router_parts! {
+            RouterParts for ClientPeer {
+                info: super::#info,
+                tools: super::#tool[#tool_key] by super::#call[#call_key] => super::#called,
+                resources: super::#resource[#resource_key] by super::#read[#read_key] => super::#read_result,
+                prompts: super::#prompt[#prompt_key] by super::#get[#get_key] => super::#prompt_result,
+                capabilities: super::#capabilities_ty[#cap_tools, #cap_resources, #cap_prompts, #cap_logging],
             }
         }
 
@@ -493,12 +382,7 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
             }
 
             #sig_call {
-                let ::std::option::Option::Some(entry) = self.tools.iter().find(|e| e.key == params.#call_name) else {
-                    return Err(crate::rt::jsonrpc::ErrorObject::invalid_params(
-                        ::std::format!("unknown tool `{}`", params.#call_name),
-                    ));
-                };
-                Ok(::std::convert::Into::into((entry.call)(params, cx).await?))
+                Ok(::std::convert::Into::into(self.serve_tool(params, cx).await?))
             }
 
             #sig_list_resources {
@@ -508,13 +392,7 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
             #templates
 
             #sig_read {
-                let ::std::option::Option::Some(entry) = self.resources.iter().find(|e| e.key == params.#read_uri) else {
-                    return Err(crate::rt::jsonrpc::ErrorObject::new(
-                        -32002,
-                        ::std::format!("resource not found: {}", params.#read_uri),
-                    ));
-                };
-                (entry.call)(params, cx).await
+                self.serve_resource(params, cx).await
             }
 
             #sig_list_prompts {
@@ -522,12 +400,7 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
             }
 
             #sig_get {
-                let ::std::option::Option::Some(entry) = self.prompts.iter().find(|e| e.key == params.#get_name) else {
-                    return Err(crate::rt::jsonrpc::ErrorObject::invalid_params(
-                        ::std::format!("unknown prompt `{}`", params.#get_name),
-                    ));
-                };
-                (entry.call)(params, cx).await
+                self.serve_prompt(params, cx).await
             }
 
             #set_level

@@ -89,7 +89,10 @@ pub const CONVERSIONS: &str = "conversions";
 pub const TRANSLATION: &str = "translation";
 /// The test crate's macro of one pair's conversions (`tests/src/convert.rs`).
 pub const CONVERSION_PAIR: &str = "conversion_pair";
-const TABLE_MACROS: [&str; 7] = [
+/// The runtime macro of the types a version's `Router` is made of (one row a part).
+pub const ROUTER_PARTS: &str = "router_parts";
+const TABLE_MACROS: [&str; 8] = [
+    ROUTER_PARTS,
     CONVERSION_PAIR,
     OPEN_OBJECT,
     CLOSED_OBJECT,
