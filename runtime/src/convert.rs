@@ -78,36 +78,56 @@ where
     exact_json(source).map(|(target, _)| target)
 }
 
-/// [`exact`], and the target's JSON (which the check writes anyway).
+/// [`exact`], and the target's JSON (which the check writes anyway). Generic only where
+/// the types are: writing the source, reading the target, their catch-alls; what is
+/// compared is compared once for every pair of types ([`exact_check`]).
 fn exact_json<S, T>(source: &S) -> Result<(T, Value), ConvertError>
 where
     S: Serialize + Check + ?Sized,
     T: DeserializeOwned + Serialize + Check,
 {
-    let text = serde_json::to_string(source)
-        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
-    let target: T = path::from_str(&text).map_err(|e| {
-        // Positions would point into a text nobody wrote.
-        let e = e.without_position();
-        ConvertError::new(e.path(), e.inner().to_string())
-    })?;
-    // What the target holds only in a catch-all, where the source knew the value.
-    let known_before: BTreeSet<String> =
-        strict::issues(source).into_iter().map(|i| i.path).collect();
-    if let Some(issue) = strict::issues(&target)
-        .into_iter()
-        .find(|i| !known_before.contains(&i.path))
-    {
+    let text = serde_json::to_string(source).map_err(not_encoded)?;
+    let target: T = path::from_str(&text).map_err(|e| decode_error(e, ""))?;
+    let after = serde_json::to_value(&target).map_err(not_encoded)?;
+    let json = exact_check(
+        strict::issues(source),
+        strict::issues(&target),
+        &text,
+        after,
+    )?;
+    Ok((target, json))
+}
+
+/// An encoding failure, as a conversion reports it.
+fn not_encoded(e: serde_json::Error) -> ConvertError {
+    ConvertError::new("", format!("does not encode: {e}"))
+}
+
+/// A decoding failure, as a conversion reports it: where, without a position (which
+/// would point into a text nobody wrote), after `prefix`.
+fn decode_error(e: path::DecodeError, prefix: &str) -> ConvertError {
+    let e = e.without_position();
+    ConvertError::new(e.path(), format!("{prefix}{}", e.inner()))
+}
+
+/// The checks of [`exact`] once both sides are written: nothing the target holds only in
+/// a catch-all where the source knew the value (`before`, `after`: their catch-alls), and
+/// the target's JSON `json` is the source's `text`. `json` back, if so.
+fn exact_check(
+    before: Vec<strict::Issue>,
+    after: Vec<strict::Issue>,
+    text: &str,
+    json: Value,
+) -> Result<Value, ConvertError> {
+    let known_before: BTreeSet<String> = before.into_iter().map(|i| i.path).collect();
+    if let Some(issue) = after.into_iter().find(|i| !known_before.contains(&i.path)) {
         let message = issue.kind.to_string();
         return Err(ConvertError::new(issue.path, message));
     }
     // What the target does not write back as it came (a `null` it reads as absent).
-    let before: Value = serde_json::from_str(&text)
-        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
-    let after = serde_json::to_value(&target)
-        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
-    match first_difference(&before, &after, String::new()) {
-        None => Ok((target, after)),
+    let written: Value = serde_json::from_str(text).map_err(not_encoded)?;
+    match first_difference(&written, &json, String::new()) {
+        None => Ok(json),
         Some(at) => Err(ConvertError::new(at, "is not written back as it was")),
     }
 }
@@ -303,10 +323,7 @@ where
     S: DeserializeOwned + Serialize + Check,
     T: DeserializeOwned + Serialize + Check,
 {
-    let source: S = path::from_value(value).map_err(|e| {
-        let e = e.without_position();
-        ConvertError::new(e.path(), format!("does not decode: {}", e.inner()))
-    })?;
+    let source: S = path::from_value(value).map_err(|e| decode_error(e, "does not decode: "))?;
     let (target, json) = exact_json(&source)?;
     Ok((source, target, json))
 }
@@ -332,8 +349,18 @@ where
     S: DeserializeOwned + Serialize + Check,
     T: DeserializeOwned + Serialize + Check,
 {
-    let (source, target, mut json) = converted::<S, T>(value)?;
-    let kept = strict::undeclared(&source);
+    let (source, target, json) = converted::<S, T>(value)?;
+    Ok(without_newer(
+        json,
+        &strict::undeclared(&source),
+        strict::undeclared(&target),
+    ))
+}
+
+/// `json` (a target's) without what the target holds undeclared (`newer`) and the source
+/// did not (`kept`: what a peer sent, kept as it came), nor the value's own `_meta`: what
+/// only the newer version declares.
+fn without_newer(mut json: Value, kept: &[String], newer: Vec<String>) -> Value {
     let within = |path: &str| {
         kept.iter().any(|k| {
             path.strip_prefix(k.as_str())
@@ -341,7 +368,7 @@ where
         })
     };
     // Deepest first, so that a path still names its member when its parent goes.
-    let mut newer_only: Vec<String> = strict::undeclared(&target)
+    let mut newer_only: Vec<String> = newer
         .into_iter()
         .filter(|p| !within(p) && !general(p))
         .collect();
@@ -349,7 +376,7 @@ where
     for path in newer_only {
         drop_member(&mut json, &path);
     }
-    Ok(json)
+    json
 }
 
 /// How the messages one side of a connection sends become those of the other side's
