@@ -956,7 +956,7 @@ pub mod v2025_11_25_v2026_07_28 {
 /// features are on): what `mcp-spec-session` walks to serve or answer every older
 /// version with one handler.
 #[cfg(feature = "convert")]
-pub const ADAPTERS: &[crate::rt::adapt::Pair] = &[
+pub static ADAPTERS: &[crate::rt::adapt::Pair] = &[
     #[cfg(all(feature = "v2025_11_25", feature = "v2026_07_28"))]
     crate::rt::adapt::Pair {
         older: "2025-11-25",

@@ -12,7 +12,8 @@
 //! | `v2025_11_25` | [`v2025_11_25`] | 2020-12 |
 //! | `v2026_07_28` (default) | [`v2026_07_28`] | 2020-12 |
 //! | `draft` | [`draft`] | 2020-12 |
-//! | `schemars` | derives `schemars::JsonSchema` on every type | |
+//! | `schemars` | a tool's input and output schemas from Rust types (`Tool::for_input`, `with_output`) | |
+//! | `json-schema` | derives `schemars::JsonSchema` on every type (turns on `schemars`) | |
 //! | `convert` | [`convert`]: `From` / `TryFrom` between consecutive versions' types | |
 //!
 //! [`rt`] is the hand-written runtime the generated modules build on: the crate

@@ -224,7 +224,7 @@ macro_rules! translation {
     }) => {
         #[doc = $crate::translation!(@doc $dir, $from_v, $to_v)]
         #[allow(unreachable_code)]
-        pub const $name: $crate::convert::Translation = $crate::convert::Translation {
+        pub static $name: $crate::convert::Translation = $crate::convert::Translation {
             from: $from_v,
             to: $to_v,
             methods: &[$($method),*],

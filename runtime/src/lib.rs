@@ -155,7 +155,7 @@ macro_rules! const_str {
             fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
         }
 
-        #[cfg(feature = "schemars")]
+        #[cfg(feature = "json-schema")]
         impl schemars::JsonSchema for $name {
             fn schema_name() -> std::borrow::Cow<'static, str> {
                 concat!("Const_", stringify!($name)).into()
@@ -198,7 +198,7 @@ macro_rules! const_int {
             fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
         }
 
-        #[cfg(feature = "schemars")]
+        #[cfg(feature = "json-schema")]
         impl schemars::JsonSchema for $name {
             fn schema_name() -> std::borrow::Cow<'static, str> {
                 concat!("Const_", stringify!($name)).into()
@@ -260,7 +260,7 @@ macro_rules! const_bool {
             fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
         }
 
-        #[cfg(feature = "schemars")]
+        #[cfg(feature = "json-schema")]
         impl schemars::JsonSchema for $name {
             fn schema_name() -> std::borrow::Cow<'static, str> {
                 concat!("Const_", stringify!($name)).into()

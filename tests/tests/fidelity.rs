@@ -1,6 +1,6 @@
 //! Fidelity of the generated types to the official schema, judged by an independent
 //! reading: the JSON Schema that `schemars` derives from the generated Rust types (the
-//! `schemars` feature) is compared with the upstream definition, for every definition of
+//! `json-schema` feature) is compared with the upstream definition, for every definition of
 //! every version.
 //!
 //! # Normalisation

@@ -18,12 +18,12 @@ pub mod methods;
 
 /// Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Annotated {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "AnnotatedAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "AnnotatedAnnotations"))]
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -44,22 +44,22 @@ impl Annotated {
 
 /// Anonymous in the schema at `#/definitions/Annotated/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct AnnotatedAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -90,8 +90,8 @@ impl AnnotatedAnnotations {
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -102,7 +102,7 @@ pub enum AnyClientNotification {
     /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -219,8 +219,8 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
@@ -249,7 +249,7 @@ pub enum AnyClientRequest {
     /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -523,8 +523,8 @@ impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
 /// - `ListRootsResult`: an object; requires `roots`
 #[doc(alias = "ClientResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -617,8 +617,8 @@ impl ::std::convert::From<ListRootsResult> for AnyClientResult {
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -635,7 +635,7 @@ pub enum AnyServerNotification {
     /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -801,8 +801,8 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerRequest {
     /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
@@ -811,7 +811,7 @@ pub enum AnyServerRequest {
     /// The [`ListRootsRequest`] arm.
     ListRootsRequest(ListRootsRequest),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -906,8 +906,8 @@ impl ::std::convert::From<ListRootsRequest> for AnyServerRequest {
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
 #[doc(alias = "ServerResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -1139,17 +1139,17 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1177,12 +1177,12 @@ impl BlobResourceContents {
 
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1205,15 +1205,15 @@ impl CallToolRequest {
 
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1257,10 +1257,10 @@ impl CallToolRequestParams {
 /// server does not support tool calls, or any other exceptional conditions,
 /// should be reported as an MCP error response.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1268,10 +1268,10 @@ pub struct CallToolResult {
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
-    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1319,8 +1319,8 @@ impl CallToolResult {
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CallToolResultContentItem {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -1329,7 +1329,7 @@ pub enum CallToolResultContentItem {
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -1418,12 +1418,12 @@ impl CallToolResultContentItem {
 ///
 /// A client MUST NOT attempt to cancel its `initialize` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1447,18 +1447,18 @@ impl CancelledNotification {
 
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestId"))]
     pub request_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1482,10 +1482,10 @@ impl CancelledNotificationParams {
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -1493,15 +1493,15 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1526,13 +1526,13 @@ impl ClientCapabilities {
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1553,12 +1553,12 @@ impl ClientCapabilitiesRoots {
 
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1582,13 +1582,13 @@ impl CompleteRequest {
 
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1617,14 +1617,14 @@ impl CompleteRequestParams {
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1659,15 +1659,15 @@ impl CompleteRequestParamsArgument {
 /// - `ResourceReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
     /// The [`ResourceReference`] arm.
     ResourceReference(ResourceReference),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -1725,16 +1725,16 @@ impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
 
 /// The server's response to a completion/complete request
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1757,18 +1757,18 @@ impl CompleteResult {
 
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[cfg_attr(feature = "schemars", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1792,12 +1792,12 @@ impl CompleteResultCompletion {
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1820,32 +1820,32 @@ impl CreateMessageRequest {
 
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    #[cfg_attr(feature = "schemars", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[cfg_attr(feature = "schemars", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[cfg_attr(feature = "schemars", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1879,19 +1879,19 @@ impl CreateMessageRequestParams {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
-    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "none"))]
     None,
     /// `thisServer`
-    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "thisServer"))]
     ThisServer,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -1906,10 +1906,10 @@ crate::rt::wire_enum! {
 
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1918,10 +1918,10 @@ pub struct CreateMessageResult {
     pub model: ::std::string::String,
     pub role: Role,
     /// The reason why sampling stopped, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1963,15 +1963,15 @@ impl CreateMessageResult {
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
     /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -2042,14 +2042,14 @@ pub type Cursor = ::std::string::String;
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "EmbeddedResourceAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "EmbeddedResourceAnnotations"))]
     pub annotations: ::std::option::Option<EmbeddedResourceAnnotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2075,22 +2075,22 @@ impl EmbeddedResource {
 
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EmbeddedResourceAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2119,8 +2119,8 @@ impl EmbeddedResourceAnnotations {
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -2183,12 +2183,12 @@ pub type EmptyResult = ResultObject;
 
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2211,17 +2211,17 @@ impl GetPromptRequest {
 
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2244,19 +2244,19 @@ impl GetPromptRequestParams {
 
 /// The server's response to a prompts/get request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2280,18 +2280,18 @@ impl GetPromptResult {
 
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ImageContentAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ImageContentAnnotations"))]
     pub annotations: ::std::option::Option<ImageContentAnnotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2320,22 +2320,22 @@ impl ImageContent {
 
 /// Anonymous in the schema at `#/definitions/ImageContent/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ImageContentAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2357,12 +2357,12 @@ impl ImageContentAnnotations {
 
 /// Describes the name and version of an MCP implementation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Implementation {
     pub name: ::std::string::String,
     pub version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2389,12 +2389,12 @@ impl Implementation {
 
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
     pub params: InitializeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2417,16 +2417,16 @@ impl InitializeRequest {
 
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ::std::boxed::Box<ClientCapabilities>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "clientInfo"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "clientInfo"))]
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2456,10 +2456,10 @@ impl InitializeRequestParams {
 
 /// After receiving an initialize request from the client, the server sends this response.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2467,15 +2467,15 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(rename = "serverInfo"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "serverInfo"))]
     pub server_info: Implementation,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2507,13 +2507,13 @@ impl InitializeResult {
 
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "InitializedNotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "InitializedNotificationParams"))]
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2535,15 +2535,15 @@ impl InitializedNotification {
 
 /// Anonymous in the schema at `#/definitions/InitializedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2565,13 +2565,13 @@ impl InitializedNotificationParams {
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub jsonrpc: consts::V2_0,
     pub error: JsonRpcErrorError,
     pub id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2597,17 +2597,17 @@ impl JsonRpcError {
 
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2643,8 +2643,8 @@ impl JsonRpcErrorError {
 /// - `JsonRpcError`: an object; requires `error`, `error.code`, `error.message`, `id`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -2752,14 +2752,14 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcNotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcNotificationParams"))]
     pub params: ::std::option::Option<JsonRpcNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2783,15 +2783,15 @@ impl JsonRpcNotification {
 
 /// Anonymous in the schema at `#/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2813,15 +2813,15 @@ impl JsonRpcNotificationParams {
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParams"))]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2852,12 +2852,12 @@ impl JsonRpcRequest {
 
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2878,13 +2878,13 @@ impl JsonRpcRequestParams {
 
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2906,13 +2906,13 @@ impl JsonRpcRequestParamsMeta {
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2938,13 +2938,13 @@ impl JsonRpcResponse {
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListPromptsRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListPromptsRequestParams"))]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2966,14 +2966,14 @@ impl ListPromptsRequest {
 
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2994,20 +2994,20 @@ impl ListPromptsRequestParams {
 
 /// The server's response to a prompts/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3031,13 +3031,13 @@ impl ListPromptsResult {
 
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourceTemplatesRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourceTemplatesRequestParams"))]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3059,14 +3059,14 @@ impl ListResourceTemplatesRequest {
 
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3087,21 +3087,21 @@ impl ListResourceTemplatesRequestParams {
 
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3125,13 +3125,13 @@ impl ListResourceTemplatesResult {
 
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourcesRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourcesRequestParams"))]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3153,14 +3153,14 @@ impl ListResourcesRequest {
 
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3181,20 +3181,20 @@ impl ListResourcesRequestParams {
 
 /// The server's response to a resources/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3224,13 +3224,13 @@ impl ListResourcesResult {
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3252,12 +3252,12 @@ impl ListRootsRequest {
 
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3278,13 +3278,13 @@ impl ListRootsRequestParams {
 
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3307,16 +3307,16 @@ impl ListRootsRequestParamsMeta {
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3339,13 +3339,13 @@ impl ListRootsResult {
 
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListToolsRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListToolsRequestParams"))]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3367,14 +3367,14 @@ impl ListToolsRequest {
 
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3395,20 +3395,20 @@ impl ListToolsRequestParams {
 
 /// The server's response to a tools/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3437,34 +3437,34 @@ impl ListToolsResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "warning"))]
     Warning,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -3484,12 +3484,12 @@ crate::rt::wire_enum! {
 
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3513,17 +3513,17 @@ impl LoggingMessageNotification {
 
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: serde_json::Value,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3552,7 +3552,7 @@ impl LoggingMessageNotificationParams {
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
     ///
@@ -3563,10 +3563,10 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3597,12 +3597,12 @@ impl ModelHint {
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -3611,20 +3611,20 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3647,13 +3647,13 @@ impl ModelPreferences {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3676,15 +3676,15 @@ impl Notification {
 
 /// Anonymous in the schema at `#/definitions/Notification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3704,13 +3704,13 @@ impl NotificationParams {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3733,14 +3733,14 @@ impl PaginatedRequest {
 
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3760,19 +3760,19 @@ impl PaginatedRequestParams {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3794,13 +3794,13 @@ impl PaginatedResult {
 
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParams"))]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3822,12 +3822,12 @@ impl PingRequest {
 
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3848,13 +3848,13 @@ impl PingRequestParams {
 
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3875,12 +3875,12 @@ impl PingRequestParamsMeta {
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3904,18 +3904,18 @@ impl ProgressNotification {
 
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3948,8 +3948,8 @@ impl ProgressNotificationParams {
 /// - `String`: a string
 /// - `Integer`: an integer
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -4010,18 +4010,18 @@ impl ::std::convert::From<i64> for ProgressToken {
 
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4045,18 +4045,18 @@ impl Prompt {
 
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the argument.
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4080,13 +4080,13 @@ impl PromptArgument {
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PromptListChangedNotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PromptListChangedNotificationParams"))]
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4108,15 +4108,15 @@ impl PromptListChangedNotification {
 
 /// Anonymous in the schema at `#/definitions/PromptListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4140,12 +4140,12 @@ impl PromptListChangedNotificationParams {
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: PromptMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4178,8 +4178,8 @@ impl PromptMessage {
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum PromptMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -4188,7 +4188,7 @@ pub enum PromptMessageContent {
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -4271,13 +4271,13 @@ impl PromptMessageContent {
 
 /// Identifies a prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
     /// The name of the prompt or prompt template
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4300,12 +4300,12 @@ impl PromptReference {
 
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4328,12 +4328,12 @@ impl ReadResourceRequest {
 
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4355,16 +4355,16 @@ impl ReadResourceRequestParams {
 
 /// The server's response to a resources/read request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4394,8 +4394,8 @@ impl ReadResourceResult {
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -4455,13 +4455,13 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4491,8 +4491,8 @@ impl Request {
 /// - `String`: a string
 /// - `Integer`: an integer
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -4553,12 +4553,12 @@ impl ::std::convert::From<i64> for RequestId {
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4579,13 +4579,13 @@ impl RequestParams {
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4606,17 +4606,17 @@ impl RequestParamsMeta {
 
 /// A known resource that the server is capable of reading.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Resource {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceAnnotations"))]
     pub annotations: ::std::option::Option<ResourceAnnotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for this resource.
     ///
@@ -4625,12 +4625,12 @@ pub struct Resource {
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4661,22 +4661,22 @@ impl Resource {
 
 /// Anonymous in the schema at `#/definitions/Resource/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4698,15 +4698,15 @@ impl ResourceAnnotations {
 
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4729,13 +4729,13 @@ impl ResourceContents {
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceListChangedNotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceListChangedNotificationParams"))]
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4757,15 +4757,15 @@ impl ResourceListChangedNotification {
 
 /// Anonymous in the schema at `#/definitions/ResourceListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4786,13 +4786,13 @@ impl ResourceListChangedNotificationParams {
 
 /// A reference to a resource or resource template definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4815,27 +4815,27 @@ impl ResourceReference {
 
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceTemplateAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceTemplateAnnotations"))]
     pub annotations: ::std::option::Option<ResourceTemplateAnnotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for the type of resource this template refers to.
     ///
     /// This can be used by clients to populate UI elements.
     pub name: ::std::string::String,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4865,22 +4865,22 @@ impl ResourceTemplate {
 
 /// Anonymous in the schema at `#/definitions/ResourceTemplate/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4902,12 +4902,12 @@ impl ResourceTemplateAnnotations {
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4930,12 +4930,12 @@ impl ResourceUpdatedNotification {
 
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4957,15 +4957,15 @@ impl ResourceUpdatedNotificationParams {
 
 #[doc(alias = "Result")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4988,16 +4988,16 @@ impl ResultObject {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "user"))]
     User,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -5011,19 +5011,19 @@ crate::rt::wire_enum! {
 
 /// Represents a root directory or file that the server can operate on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5048,13 +5048,13 @@ impl Root {
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RootsListChangedNotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RootsListChangedNotificationParams"))]
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5076,15 +5076,15 @@ impl RootsListChangedNotification {
 
 /// Anonymous in the schema at `#/definitions/RootsListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5105,12 +5105,12 @@ impl RootsListChangedNotificationParams {
 
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5142,15 +5142,15 @@ impl SamplingMessage {
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
     /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -5215,10 +5215,10 @@ impl SamplingMessageContent {
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5226,21 +5226,21 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5267,13 +5267,13 @@ impl ServerCapabilities {
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5296,16 +5296,16 @@ impl ServerCapabilitiesPrompts {
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5329,13 +5329,13 @@ impl ServerCapabilitiesResources {
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5356,12 +5356,12 @@ impl ServerCapabilitiesTools {
 
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
     pub params: SetLevelRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5385,12 +5385,12 @@ impl SetLevelRequest {
 
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5412,12 +5412,12 @@ impl SetLevelRequestParams {
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
     pub params: SubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5440,12 +5440,12 @@ impl SubscribeRequest {
 
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5467,15 +5467,15 @@ impl SubscribeRequestParams {
 
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TextContentAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TextContentAnnotations"))]
     pub annotations: ::std::option::Option<TextContentAnnotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5499,22 +5499,22 @@ impl TextContent {
 
 /// Anonymous in the schema at `#/definitions/TextContent/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextContentAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5535,17 +5535,17 @@ impl TextContentAnnotations {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5573,18 +5573,18 @@ impl TextResourceContents {
 
 /// Definition for a tool the client can call.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// A human-readable description of the tool.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// The name of the tool.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5630,20 +5630,20 @@ impl Tool {
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5666,13 +5666,13 @@ impl ToolInputSchema {
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolListChangedNotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolListChangedNotificationParams"))]
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5694,15 +5694,15 @@ impl ToolListChangedNotification {
 
 /// Anonymous in the schema at `#/definitions/ToolListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5723,12 +5723,12 @@ impl ToolListChangedNotificationParams {
 
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
     pub params: UnsubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5751,12 +5751,12 @@ impl UnsubscribeRequest {
 
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

@@ -18,12 +18,12 @@ pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -31,17 +31,17 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[cfg_attr(feature = "schemars", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -73,8 +73,8 @@ impl Annotations {
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -85,7 +85,7 @@ pub enum AnyClientNotification {
     /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -202,8 +202,8 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
@@ -232,7 +232,7 @@ pub enum AnyClientRequest {
     /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -507,8 +507,8 @@ impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
 /// - `ElicitResult`: an object; requires `action`
 #[doc(alias = "ClientResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -621,8 +621,8 @@ impl ::std::convert::From<ElicitResult> for AnyClientResult {
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -639,7 +639,7 @@ pub enum AnyServerNotification {
     /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -806,8 +806,8 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerRequest {
     /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
@@ -818,7 +818,7 @@ pub enum AnyServerRequest {
     /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -936,8 +936,8 @@ impl ::std::convert::From<ElicitRequest> for AnyServerRequest {
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
 #[doc(alias = "ServerResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -1170,24 +1170,24 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     pub r#type: consts::Audio,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1217,7 +1217,7 @@ impl AudioContent {
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -1227,10 +1227,10 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1252,22 +1252,22 @@ impl BaseMetadata {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1295,17 +1295,17 @@ impl BlobResourceContents {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub default: ::std::option::Option<bool>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1329,12 +1329,12 @@ impl BooleanSchema {
 
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1357,15 +1357,15 @@ impl CallToolRequest {
 
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1400,10 +1400,10 @@ impl CallToolRequestParams {
 
 /// The server's response to a tool call.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1421,15 +1421,15 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional JSON object that represents the structured result of the tool call.
-    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1499,12 +1499,12 @@ impl CallToolResult {
 ///
 /// A client MUST NOT attempt to cancel its `initialize` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1528,18 +1528,18 @@ impl CancelledNotification {
 
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestId"))]
     pub request_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1563,15 +1563,15 @@ impl CancelledNotificationParams {
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub elicitation: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the client supports.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -1579,15 +1579,15 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1613,13 +1613,13 @@ impl ClientCapabilities {
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1640,12 +1640,12 @@ impl ClientCapabilitiesRoots {
 
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1669,16 +1669,16 @@ impl CompleteRequest {
 
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1709,14 +1709,14 @@ impl CompleteRequestParams {
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1745,15 +1745,15 @@ impl CompleteRequestParamsArgument {
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/context`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1782,15 +1782,15 @@ impl CompleteRequestParamsContext {
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
     /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -1848,16 +1848,16 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 
 /// The server's response to a completion/complete request
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1880,18 +1880,18 @@ impl CompleteResult {
 
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[cfg_attr(feature = "schemars", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1924,8 +1924,8 @@ impl CompleteResultCompletion {
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -1938,7 +1938,7 @@ pub enum ContentBlock {
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -2067,12 +2067,12 @@ impl ContentBlock {
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2095,34 +2095,34 @@ impl CreateMessageRequest {
 
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    #[cfg_attr(feature = "schemars", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[cfg_attr(feature = "schemars", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[cfg_attr(feature = "schemars", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2156,19 +2156,19 @@ impl CreateMessageRequestParams {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
-    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "none"))]
     None,
     /// `thisServer`
-    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "thisServer"))]
     ThisServer,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -2183,10 +2183,10 @@ crate::rt::wire_enum! {
 
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2195,10 +2195,10 @@ pub struct CreateMessageResult {
     pub model: ::std::string::String,
     pub role: Role,
     /// The reason why sampling stopped, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2241,8 +2241,8 @@ impl CreateMessageResult {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -2251,7 +2251,7 @@ pub enum CreateMessageResultContent {
     /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -2337,12 +2337,12 @@ pub type Cursor = ::std::string::String;
 
 /// A request from the server to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub method: consts::ElicitationCreate,
     pub params: ElicitRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2365,16 +2365,16 @@ impl ElicitRequest {
 
 /// Anonymous in the schema at `#/definitions/ElicitRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParams {
     /// The message to present to the user.
     pub message: ::std::string::String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestedSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestedSchema"))]
     pub requested_schema: ElicitRequestParamsRequestedSchema,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2404,17 +2404,17 @@ impl ElicitRequestParams {
 ///
 /// Anonymous in the schema at `#/definitions/ElicitRequest/properties/params/properties/requestedSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParamsRequestedSchema {
     pub r#type: consts::Object,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2443,10 +2443,10 @@ impl ElicitRequestParamsRequestedSchema {
 
 /// The client's response to an elicitation request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2457,12 +2457,12 @@ pub struct ElicitResult {
     pub action: ElicitResultAction,
     /// The submitted form data, only present when action is "accept".
     /// Contains values matching the requested schema.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2495,19 +2495,19 @@ impl ElicitResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
-    #[cfg_attr(feature = "schemars", schemars(rename = "accept"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "accept"))]
     Accept,
     /// `cancel`
-    #[cfg_attr(feature = "schemars", schemars(rename = "cancel"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cancel"))]
     Cancel,
     /// `decline`
-    #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "decline"))]
     Decline,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -2530,8 +2530,8 @@ crate::rt::wire_enum! {
 /// - `Integer`: an integer
 /// - `Boolean`: a boolean
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ElicitResultContentValue {
     /// The arm for a string.
     String(::std::string::String),
@@ -2615,20 +2615,20 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2663,8 +2663,8 @@ impl EmbeddedResource {
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -2726,18 +2726,18 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 pub type EmptyResult = ResultObject;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EnumSchema {
     pub r#type: consts::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2763,12 +2763,12 @@ impl EnumSchema {
 
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2791,17 +2791,17 @@ impl GetPromptRequest {
 
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2824,19 +2824,19 @@ impl GetPromptRequestParams {
 
 /// The server's response to a prompts/get request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2860,24 +2860,24 @@ impl GetPromptResult {
 
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2907,7 +2907,7 @@ impl ImageContent {
 
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -2917,11 +2917,11 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2949,12 +2949,12 @@ impl Implementation {
 
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
     pub params: InitializeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2977,16 +2977,16 @@ impl InitializeRequest {
 
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ::std::boxed::Box<ClientCapabilities>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "clientInfo"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "clientInfo"))]
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3016,10 +3016,10 @@ impl InitializeRequestParams {
 
 /// After receiving an initialize request from the client, the server sends this response.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3027,15 +3027,15 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(rename = "serverInfo"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "serverInfo"))]
     pub server_info: Implementation,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3067,13 +3067,13 @@ impl InitializeResult {
 
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3096,13 +3096,13 @@ impl InitializedNotification {
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub jsonrpc: consts::V2_0,
     pub error: JsonRpcErrorError,
     pub id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3128,17 +3128,17 @@ impl JsonRpcError {
 
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3176,8 +3176,8 @@ impl JsonRpcErrorError {
 /// - `JsonRpcError`: an object; requires `error`, `error.code`, `error.message`, `id`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -3285,14 +3285,14 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3317,15 +3317,15 @@ impl JsonRpcNotification {
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParams"))]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3356,13 +3356,13 @@ impl JsonRpcRequest {
 
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3385,13 +3385,13 @@ impl JsonRpcRequestParams {
 ///
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3413,13 +3413,13 @@ impl JsonRpcRequestParamsMeta {
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3445,13 +3445,13 @@ impl JsonRpcResponse {
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListPromptsRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListPromptsRequestParams"))]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3473,14 +3473,14 @@ impl ListPromptsRequest {
 
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3501,20 +3501,20 @@ impl ListPromptsRequestParams {
 
 /// The server's response to a prompts/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3538,13 +3538,13 @@ impl ListPromptsResult {
 
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourceTemplatesRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourceTemplatesRequestParams"))]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3566,14 +3566,14 @@ impl ListResourceTemplatesRequest {
 
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3594,21 +3594,21 @@ impl ListResourceTemplatesRequestParams {
 
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3632,13 +3632,13 @@ impl ListResourceTemplatesResult {
 
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourcesRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourcesRequestParams"))]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3660,14 +3660,14 @@ impl ListResourcesRequest {
 
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3688,20 +3688,20 @@ impl ListResourcesRequestParams {
 
 /// The server's response to a resources/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3731,13 +3731,13 @@ impl ListResourcesResult {
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3759,13 +3759,13 @@ impl ListRootsRequest {
 
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3788,13 +3788,13 @@ impl ListRootsRequestParams {
 ///
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3817,16 +3817,16 @@ impl ListRootsRequestParamsMeta {
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3849,13 +3849,13 @@ impl ListRootsResult {
 
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListToolsRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListToolsRequestParams"))]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3877,14 +3877,14 @@ impl ListToolsRequest {
 
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3905,20 +3905,20 @@ impl ListToolsRequestParams {
 
 /// The server's response to a tools/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3947,34 +3947,34 @@ impl ListToolsResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "warning"))]
     Warning,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -3994,12 +3994,12 @@ crate::rt::wire_enum! {
 
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4023,17 +4023,17 @@ impl LoggingMessageNotification {
 
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: serde_json::Value,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4062,7 +4062,7 @@ impl LoggingMessageNotificationParams {
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
     ///
@@ -4073,10 +4073,10 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4107,12 +4107,12 @@ impl ModelHint {
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -4121,20 +4121,20 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4157,13 +4157,13 @@ impl ModelPreferences {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4185,19 +4185,19 @@ impl Notification {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4229,16 +4229,16 @@ impl NumberSchema {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
-    #[cfg_attr(feature = "schemars", schemars(rename = "integer"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "integer"))]
     Integer,
     /// `number`
-    #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "number"))]
     Number,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -4251,13 +4251,13 @@ crate::rt::wire_enum! {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4280,14 +4280,14 @@ impl PaginatedRequest {
 
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4307,19 +4307,19 @@ impl PaginatedRequestParams {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4341,13 +4341,13 @@ impl PaginatedResult {
 
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParams"))]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4369,13 +4369,13 @@ impl PingRequest {
 
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4398,13 +4398,13 @@ impl PingRequestParams {
 ///
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4436,8 +4436,8 @@ impl PingRequestParamsMeta {
 /// - `EnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum PrimitiveSchemaDefinition {
     /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
@@ -4448,7 +4448,7 @@ pub enum PrimitiveSchemaDefinition {
     /// The [`EnumSchema`] arm.
     EnumSchema(EnumSchema),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -4549,12 +4549,12 @@ impl ::std::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4578,21 +4578,21 @@ impl ProgressNotification {
 
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4627,8 +4627,8 @@ impl ProgressNotificationParams {
 /// - `String`: a string
 /// - `Integer`: an integer
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -4689,18 +4689,18 @@ impl ::std::convert::From<i64> for ProgressToken {
 
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A list of arguments to use for templating the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4710,10 +4710,10 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4739,15 +4739,15 @@ impl Prompt {
 
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -4755,10 +4755,10 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4783,13 +4783,13 @@ impl PromptArgument {
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4814,12 +4814,12 @@ impl PromptListChangedNotification {
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4843,7 +4843,7 @@ impl PromptMessage {
 
 /// Identifies a prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -4854,10 +4854,10 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4881,12 +4881,12 @@ impl PromptReference {
 
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4909,12 +4909,12 @@ impl ReadResourceRequest {
 
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4936,16 +4936,16 @@ impl ReadResourceRequestParams {
 
 /// The server's response to a resources/read request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4975,8 +4975,8 @@ impl ReadResourceResult {
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -5036,13 +5036,13 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5072,8 +5072,8 @@ impl Request {
 /// - `String`: a string
 /// - `Integer`: an integer
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -5134,13 +5134,13 @@ impl ::std::convert::From<i64> for RequestId {
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5163,13 +5163,13 @@ impl RequestParams {
 ///
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5190,30 +5190,30 @@ impl RequestParamsMeta {
 
 /// A known resource that the server is capable of reading.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -5221,12 +5221,12 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5259,20 +5259,20 @@ impl Resource {
 
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5298,31 +5298,31 @@ impl ResourceContents {
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -5330,12 +5330,12 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5369,13 +5369,13 @@ impl ResourceLink {
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5397,23 +5397,23 @@ impl ResourceListChangedNotification {
 
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -5423,13 +5423,13 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5461,13 +5461,13 @@ impl ResourceTemplate {
 
 /// A reference to a resource or resource template definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5490,12 +5490,12 @@ impl ResourceTemplateReference {
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5518,12 +5518,12 @@ impl ResourceUpdatedNotification {
 
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5545,15 +5545,15 @@ impl ResourceUpdatedNotificationParams {
 
 #[doc(alias = "Result")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5576,16 +5576,16 @@ impl ResultObject {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "user"))]
     User,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -5599,24 +5599,24 @@ crate::rt::wire_enum! {
 
 /// Represents a root directory or file that the server can operate on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Root {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5642,13 +5642,13 @@ impl Root {
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5670,12 +5670,12 @@ impl RootsListChangedNotification {
 
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5708,8 +5708,8 @@ impl SamplingMessage {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -5718,7 +5718,7 @@ pub enum SamplingMessageContent {
     /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -5801,15 +5801,15 @@ impl SamplingMessageContent {
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5817,21 +5817,21 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5859,13 +5859,13 @@ impl ServerCapabilities {
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5888,16 +5888,16 @@ impl ServerCapabilitiesPrompts {
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5921,13 +5921,13 @@ impl ServerCapabilitiesResources {
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5948,12 +5948,12 @@ impl ServerCapabilitiesTools {
 
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
     pub params: SetLevelRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5977,12 +5977,12 @@ impl SetLevelRequest {
 
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6003,21 +6003,21 @@ impl SetLevelRequestParams {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6045,22 +6045,22 @@ impl StringSchema {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
-    #[cfg_attr(feature = "schemars", schemars(rename = "date"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "date"))]
     Date,
     /// `date-time`
-    #[cfg_attr(feature = "schemars", schemars(rename = "date-time"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "date-time"))]
     DateTime,
     /// `email`
-    #[cfg_attr(feature = "schemars", schemars(rename = "email"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "email"))]
     Email,
     /// `uri`
-    #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "uri"))]
     Uri,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -6076,12 +6076,12 @@ crate::rt::wire_enum! {
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
     pub params: SubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6104,12 +6104,12 @@ impl SubscribeRequest {
 
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6131,21 +6131,21 @@ impl SubscribeRequestParams {
 
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6169,22 +6169,22 @@ impl TextContent {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6213,31 +6213,31 @@ impl TextResourceContents {
 
 /// Definition for a tool the client can call.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
     /// the structuredContent field of a CallToolResult.
-    #[cfg_attr(feature = "schemars", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6245,10 +6245,10 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6317,7 +6317,7 @@ impl Tool {
 /// Clients should never make tool use decisions based on ToolAnnotations
 /// received from untrusted servers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
@@ -6325,7 +6325,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[cfg_attr(feature = "schemars", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
@@ -6333,7 +6333,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[cfg_attr(feature = "schemars", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -6341,18 +6341,18 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[cfg_attr(feature = "schemars", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[cfg_attr(feature = "schemars", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6379,20 +6379,20 @@ impl ToolAnnotations {
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6415,13 +6415,13 @@ impl ToolInputSchema {
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6446,20 +6446,20 @@ impl ToolListChangedNotification {
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/outputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6482,12 +6482,12 @@ impl ToolOutputSchema {
 
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
     pub params: UnsubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6510,12 +6510,12 @@ impl UnsubscribeRequest {
 
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

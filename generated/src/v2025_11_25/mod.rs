@@ -18,12 +18,12 @@ pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -31,17 +31,17 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[cfg_attr(feature = "schemars", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -74,8 +74,8 @@ impl Annotations {
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -88,7 +88,7 @@ pub enum AnyClientNotification {
     /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -237,8 +237,8 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
@@ -275,7 +275,7 @@ pub enum AnyClientRequest {
     /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -684,8 +684,8 @@ impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
 /// - `ElicitResult`: an object; requires `action`
 #[doc(alias = "ClientResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -910,8 +910,8 @@ impl ::std::convert::From<ElicitResult> for AnyClientResult {
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -932,7 +932,7 @@ pub enum AnyServerNotification {
     /// The [`ElicitationCompleteNotification`] arm.
     ElicitationCompleteNotification(ElicitationCompleteNotification),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -1155,8 +1155,8 @@ impl ::std::convert::From<ElicitationCompleteNotification> for AnyServerNotifica
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerRequest {
     /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
@@ -1175,7 +1175,7 @@ pub enum AnyServerRequest {
     /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -1384,8 +1384,8 @@ impl ::std::convert::From<ElicitRequest> for AnyServerRequest {
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
 #[doc(alias = "ServerResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -1728,24 +1728,24 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     pub r#type: consts::Audio,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1775,7 +1775,7 @@ impl AudioContent {
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -1785,10 +1785,10 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1810,22 +1810,22 @@ impl BaseMetadata {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1853,17 +1853,17 @@ impl BlobResourceContents {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub default: ::std::option::Option<bool>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1896,8 +1896,8 @@ impl BooleanSchema {
 /// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
 #[doc(alias = "CallToolResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CallToolOutcome {
     /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
@@ -1965,14 +1965,14 @@ impl ::std::convert::From<CreateTaskResult> for CallToolOutcome {
 
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsCall,
     pub id: RequestId,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2000,13 +2000,13 @@ impl CallToolRequest {
 
 /// Parameters for a `tools/call` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CallToolRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CallToolRequestParamsMeta"))]
     pub meta: ::std::option::Option<CallToolRequestParamsMeta>,
     /// Arguments to use for the tool call.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2018,10 +2018,10 @@ pub struct CallToolRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2060,13 +2060,13 @@ impl CallToolRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/CallToolRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2087,10 +2087,10 @@ impl CallToolRequestParamsMeta {
 
 /// The server's response to a tool call.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2108,15 +2108,15 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional JSON object that represents the structured result of the tool call.
-    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2180,14 +2180,14 @@ impl CallToolResult {
 
 /// A request to cancel a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelTaskRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksCancel,
     pub id: RequestId,
     pub params: CancelTaskRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2215,13 +2215,13 @@ impl CancelTaskRequest {
 
 /// Anonymous in the schema at `#/$defs/CancelTaskRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelTaskRequestParams {
     /// The task identifier to cancel.
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2243,21 +2243,21 @@ impl CancelTaskRequestParams {
 
 /// The response to a tasks/cancel request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// ISO 8601 timestamp when the task was created.
-    #[cfg_attr(feature = "schemars", schemars(rename = "createdAt"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "createdAt"))]
     pub created_at: ::std::string::String,
     /// ISO 8601 timestamp when the task was last updated.
-    #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[cfg_attr(feature = "schemars", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -2266,18 +2266,18 @@ pub struct CancelTaskResult {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[cfg_attr(feature = "schemars", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
+    #[cfg_attr(feature = "json-schema", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2327,13 +2327,13 @@ impl CancelTaskResult {
 ///
 /// For task cancellation, use the `tasks/cancel` request instead of this notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2357,25 +2357,25 @@ impl CancelledNotification {
 
 /// Parameters for a `notifications/cancelled` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     /// This MUST be provided for cancelling non-task requests.
     /// This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestId", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestId", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub request_id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2398,13 +2398,13 @@ impl CancelledNotificationParams {
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesElicitation"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesElicitation"))]
     pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -2412,16 +2412,16 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesSampling"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Present if the client supports task-augmented requests.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasks"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasks"))]
     pub tasks: ::std::option::Option<ClientCapabilitiesTasks>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2448,18 +2448,18 @@ impl ClientCapabilities {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub form: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub url: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2483,13 +2483,13 @@ impl ClientCapabilitiesElicitation {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/roots`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2512,21 +2512,21 @@ impl ClientCapabilitiesRoots {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/sampling`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub context: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether the client supports tool use via tools and toolChoice parameters.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub tools: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2550,23 +2550,23 @@ impl ClientCapabilitiesSampling {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/cancel.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub cancel: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether this client supports tasks/list.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub list: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Specifies which request types can be augmented with tasks.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequests"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequests"))]
     pub requests: ::std::option::Option<ClientCapabilitiesTasksRequests>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2591,16 +2591,16 @@ impl ClientCapabilitiesTasks {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequests {
     /// Task support for elicitation-related requests.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequestsElicitation"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequestsElicitation"))]
     pub elicitation: ::std::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
     /// Task support for sampling-related requests.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequestsSampling"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequestsSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2624,15 +2624,15 @@ impl ClientCapabilitiesTasksRequests {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub create: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2655,15 +2655,15 @@ impl ClientCapabilitiesTasksRequestsElicitation {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Whether the client supports task-augmented sampling/createMessage requests.
-    #[cfg_attr(feature = "schemars", schemars(rename = "createMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "createMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub create_message: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2684,14 +2684,14 @@ impl ClientCapabilitiesTasksRequestsSampling {
 
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::CompletionComplete,
     pub id: RequestId,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2719,19 +2719,19 @@ impl CompleteRequest {
 
 /// Parameters for a `completion/complete` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsMeta"))]
     pub meta: ::std::option::Option<CompleteRequestParamsMeta>,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2764,14 +2764,14 @@ impl CompleteRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2800,15 +2800,15 @@ impl CompleteRequestParamsArgument {
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2831,13 +2831,13 @@ impl CompleteRequestParamsContext {
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2866,15 +2866,15 @@ impl CompleteRequestParamsMeta {
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
     /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -2932,16 +2932,16 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 
 /// The server's response to a completion/complete request
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2964,18 +2964,18 @@ impl CompleteResult {
 
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[cfg_attr(feature = "schemars", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3008,8 +3008,8 @@ impl CompleteResultCompletion {
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -3022,7 +3022,7 @@ pub enum ContentBlock {
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -3161,8 +3161,8 @@ impl ContentBlock {
 /// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
 #[doc(alias = "CreateMessageResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CreateMessageOutcome {
     /// The [`CreateMessageResult`] arm.
     CreateMessageResult(CreateMessageResult),
@@ -3230,14 +3230,14 @@ impl ::std::convert::From<CreateTaskResult> for CreateMessageOutcome {
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::SamplingCreateMessage,
     pub id: RequestId,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3265,36 +3265,36 @@ impl CreateMessageRequest {
 
 /// Parameters for a `sampling/createMessage` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsMeta"))]
     pub meta: ::std::option::Option<CreateMessageRequestParamsMeta>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
     ///
     /// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
     /// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
-    #[cfg_attr(feature = "schemars", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[cfg_attr(feature = "schemars", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[cfg_attr(feature = "schemars", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -3302,21 +3302,21 @@ pub struct CreateMessageRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     /// Default is `{ mode: "auto" }`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "toolChoice", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoice"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "toolChoice", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoice"))]
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Tool>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Tool>"))]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3358,19 +3358,19 @@ impl CreateMessageRequestParams {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
-    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "none"))]
     None,
     /// `thisServer`
-    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "thisServer"))]
     ThisServer,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -3387,13 +3387,13 @@ crate::rt::wire_enum! {
 ///
 /// Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3416,10 +3416,10 @@ impl CreateMessageRequestParamsMeta {
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3436,10 +3436,10 @@ pub struct CreateMessageResult {
     /// - "toolUse": The model wants to use one or more tools
     ///
     /// This field is an open string to allow for provider-specific stop reasons.
-    #[cfg_attr(feature = "schemars", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3485,8 +3485,8 @@ impl CreateMessageResult {
 /// - `Array`: an array
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -3501,7 +3501,7 @@ pub enum CreateMessageResultContent {
     /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -3709,16 +3709,16 @@ impl CreateMessageResultContent {
 
 /// A response to a task-augmented request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub task: Task,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3754,8 +3754,8 @@ pub type Cursor = ::std::string::String;
 /// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
 #[doc(alias = "ElicitResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ElicitOutcome {
     /// The [`ElicitResult`] arm.
     ElicitResult(ElicitResult),
@@ -3823,14 +3823,14 @@ impl ::std::convert::From<CreateTaskResult> for ElicitOutcome {
 
 /// A request from the server to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ElicitationCreate,
     pub id: RequestId,
     pub params: ElicitRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3858,19 +3858,19 @@ impl ElicitRequest {
 
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// The elicitation mode.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "consts::Form"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "consts::Form"))]
     pub mode: ::std::option::Option<consts::Form>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ElicitRequestFormParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ElicitRequestFormParamsMeta"))]
     pub meta: ::std::option::Option<ElicitRequestFormParamsMeta>,
     /// The message to present to the user describing what information is being requested.
     pub message: ::std::string::String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestedSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestedSchema"))]
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -3878,10 +3878,10 @@ pub struct ElicitRequestFormParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3913,13 +3913,13 @@ impl ElicitRequestFormParams {
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3943,19 +3943,19 @@ impl ElicitRequestFormParamsMeta {
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3993,15 +3993,15 @@ impl ElicitRequestFormParamsRequestedSchema {
 /// - `ElicitRequestFormParams`: an object; `mode` = `"form"` or absent; requires `message`, `requestedSchema`, `requestedSchema.properties`, `requestedSchema.type`
 /// - `Unknown`: any other `mode` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ElicitRequestParams {
     /// The [`ElicitRequestUrlParams`] arm.
     ElicitRequestUrlParams(ElicitRequestUrlParams),
     /// The [`ElicitRequestFormParams`] arm.
     ElicitRequestFormParams(ElicitRequestFormParams),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -4065,16 +4065,16 @@ impl ::std::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
     /// The elicitation mode.
     pub mode: consts::Url,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ElicitRequestUrlParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ElicitRequestUrlParamsMeta"))]
     pub meta: ::std::option::Option<ElicitRequestUrlParamsMeta>,
     /// The ID of the elicitation, which must be unique within the context of the server.
     /// The client MUST treat this ID as an opaque value.
-    #[cfg_attr(feature = "schemars", schemars(rename = "elicitationId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "elicitationId"))]
     pub elicitation_id: ::std::string::String,
     /// The message to present to the user explaining why the interaction is needed.
     pub message: ::std::string::String,
@@ -4084,12 +4084,12 @@ pub struct ElicitRequestUrlParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4124,13 +4124,13 @@ impl ElicitRequestUrlParams {
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestURLParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4151,10 +4151,10 @@ impl ElicitRequestUrlParamsMeta {
 
 /// The client's response to an elicitation request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4166,12 +4166,12 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is "accept" and mode was "form".
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4204,19 +4204,19 @@ impl ElicitResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
-    #[cfg_attr(feature = "schemars", schemars(rename = "accept"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "accept"))]
     Accept,
     /// `cancel`
-    #[cfg_attr(feature = "schemars", schemars(rename = "cancel"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cancel"))]
     Cancel,
     /// `decline`
-    #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "decline"))]
     Decline,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -4240,8 +4240,8 @@ crate::rt::wire_enum! {
 /// - `Integer`: an integer
 /// - `Boolean`: a boolean
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ElicitResultContentValue {
     /// The arm for an array.
     Array(::std::vec::Vec<::std::string::String>),
@@ -4355,13 +4355,13 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitationCompleteNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsElicitationComplete,
     pub params: ElicitationCompleteNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4385,13 +4385,13 @@ impl ElicitationCompleteNotification {
 
 /// Anonymous in the schema at `#/$defs/ElicitationCompleteNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitationCompleteNotificationParams {
     /// The ID of the elicitation that completed.
-    #[cfg_attr(feature = "schemars", schemars(rename = "elicitationId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "elicitationId"))]
     pub elicitation_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4418,20 +4418,20 @@ impl ElicitationCompleteNotificationParams {
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4466,8 +4466,8 @@ impl EmbeddedResource {
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -4539,8 +4539,8 @@ pub type EmptyResult = ResultObject;
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum EnumSchema {
     /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -4553,7 +4553,7 @@ pub enum EnumSchema {
     /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -4686,17 +4686,17 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
 
 #[doc(alias = "Error")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ErrorObject {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4724,14 +4724,14 @@ impl ErrorObject {
 
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsGet,
     pub id: RequestId,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4759,20 +4759,20 @@ impl GetPromptRequest {
 
 /// Parameters for a `prompts/get` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "GetPromptRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "GetPromptRequestParamsMeta"))]
     pub meta: ::std::option::Option<GetPromptRequestParamsMeta>,
     /// Arguments to use for templating the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4798,13 +4798,13 @@ impl GetPromptRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/GetPromptRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4825,19 +4825,19 @@ impl GetPromptRequestParamsMeta {
 
 /// The server's response to a prompts/get request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4861,14 +4861,14 @@ impl GetPromptResult {
 
 /// A request to retrieve the result of a completed task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksResult,
     pub id: RequestId,
     pub params: GetTaskPayloadRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4896,13 +4896,13 @@ impl GetTaskPayloadRequest {
 
 /// Anonymous in the schema at `#/$defs/GetTaskPayloadRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadRequestParams {
     /// The task identifier to retrieve results for.
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4926,15 +4926,15 @@ impl GetTaskPayloadRequestParams {
 /// The structure matches the result type of the original request.
 /// For example, a tools/call task would return the CallToolResult structure.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4955,14 +4955,14 @@ impl GetTaskPayloadResult {
 
 /// A request to retrieve the state of a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetTaskRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksGet,
     pub id: RequestId,
     pub params: GetTaskRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4990,13 +4990,13 @@ impl GetTaskRequest {
 
 /// Anonymous in the schema at `#/$defs/GetTaskRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetTaskRequestParams {
     /// The task identifier to query.
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5018,21 +5018,21 @@ impl GetTaskRequestParams {
 
 /// The response to a tasks/get request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// ISO 8601 timestamp when the task was created.
-    #[cfg_attr(feature = "schemars", schemars(rename = "createdAt"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "createdAt"))]
     pub created_at: ::std::string::String,
     /// ISO 8601 timestamp when the task was last updated.
-    #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[cfg_attr(feature = "schemars", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -5041,18 +5041,18 @@ pub struct GetTaskResult {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[cfg_attr(feature = "schemars", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
+    #[cfg_attr(feature = "json-schema", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5094,17 +5094,17 @@ impl GetTaskResult {
 
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     /// `data:` URI with Base64-encoded image data.
@@ -5120,10 +5120,10 @@ pub struct Icon {
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "IconTheme"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "IconTheme"))]
     pub theme: ::std::option::Option<IconTheme>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5156,16 +5156,16 @@ impl Icon {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum IconTheme {
     /// `dark`
-    #[cfg_attr(feature = "schemars", schemars(rename = "dark"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "dark"))]
     Dark,
     /// `light`
-    #[cfg_attr(feature = "schemars", schemars(rename = "light"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "light"))]
     Light,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -5179,7 +5179,7 @@ crate::rt::wire_enum! {
 
 /// Base interface to add `icons` property.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -5190,10 +5190,10 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5214,24 +5214,24 @@ impl Icons {
 
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5261,14 +5261,14 @@ impl ImageContent {
 
 /// Describes the MCP implementation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// An optional human-readable description of what this implementation does.
     ///
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -5279,7 +5279,7 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -5289,14 +5289,14 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
-    #[cfg_attr(feature = "schemars", schemars(rename = "websiteUrl", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "websiteUrl", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5327,14 +5327,14 @@ impl Implementation {
 
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::Initialize,
     pub id: RequestId,
     pub params: InitializeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5362,19 +5362,19 @@ impl InitializeRequest {
 
 /// Parameters for an `initialize` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "InitializeRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "InitializeRequestParamsMeta"))]
     pub meta: ::std::option::Option<InitializeRequestParamsMeta>,
     pub capabilities: ::std::boxed::Box<ClientCapabilities>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "clientInfo"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "clientInfo"))]
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5407,13 +5407,13 @@ impl InitializeRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/InitializeRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5434,10 +5434,10 @@ impl InitializeRequestParamsMeta {
 
 /// After receiving an initialize request from the client, the server sends this response.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5445,15 +5445,15 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(rename = "serverInfo"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "serverInfo"))]
     pub server_info: Implementation,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5485,14 +5485,14 @@ impl InitializeResult {
 
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsInitialized,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5516,14 +5516,14 @@ impl InitializedNotification {
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
     pub jsonrpc: consts::V2_0,
     pub error: ErrorObject,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5557,8 +5557,8 @@ impl JsonRpcErrorResponse {
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -5665,16 +5665,16 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5699,17 +5699,17 @@ impl JsonRpcNotification {
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5748,8 +5748,8 @@ impl JsonRpcRequest {
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCResponse")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum JsonRpcResponse {
     /// The [`JsonRpcResultResponse`] arm.
     JsonRpcResultResponse(JsonRpcResultResponse),
@@ -5816,13 +5816,13 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5849,22 +5849,22 @@ impl JsonRpcResultResponse {
 /// Use TitledSingleSelectEnumSchema instead.
 /// This interface will be removed in a future version.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     pub r#type: consts::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
-    #[cfg_attr(feature = "schemars", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5891,15 +5891,15 @@ impl LegacyTitledEnumSchema {
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsList,
     pub id: RequestId,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5927,20 +5927,20 @@ impl ListPromptsRequest {
 
 /// The server's response to a prompts/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5964,15 +5964,15 @@ impl ListPromptsResult {
 
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesTemplatesList,
     pub id: RequestId,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6000,21 +6000,21 @@ impl ListResourceTemplatesRequest {
 
 /// The server's response to a resources/templates/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6038,15 +6038,15 @@ impl ListResourceTemplatesResult {
 
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesList,
     pub id: RequestId,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6074,20 +6074,20 @@ impl ListResourcesRequest {
 
 /// The server's response to a resources/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6117,15 +6117,15 @@ impl ListResourcesResult {
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::RootsList,
     pub id: RequestId,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6155,16 +6155,16 @@ impl ListRootsRequest {
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6187,15 +6187,15 @@ impl ListRootsResult {
 
 /// A request to retrieve a list of tasks.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListTasksRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksList,
     pub id: RequestId,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6223,20 +6223,20 @@ impl ListTasksRequest {
 
 /// The response to a tasks/list request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListTasksResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tasks: ::std::vec::Vec<Task>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6260,15 +6260,15 @@ impl ListTasksResult {
 
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsList,
     pub id: RequestId,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6296,20 +6296,20 @@ impl ListToolsRequest {
 
 /// The server's response to a tools/list request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6338,34 +6338,34 @@ impl ListToolsResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "warning"))]
     Warning,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -6385,13 +6385,13 @@ crate::rt::wire_enum! {
 
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6417,10 +6417,10 @@ impl LoggingMessageNotification {
 
 /// Parameters for a `notifications/message` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6429,10 +6429,10 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6463,7 +6463,7 @@ impl LoggingMessageNotificationParams {
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
     ///
@@ -6474,10 +6474,10 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6508,12 +6508,12 @@ impl ModelHint {
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -6522,20 +6522,20 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6564,8 +6564,8 @@ impl ModelPreferences {
 /// - `UntitledMultiSelectEnumSchema`: an object; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; requires `items`, `items.anyOf`, `type`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum MultiSelectEnumSchema {
     /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
@@ -6646,15 +6646,15 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6676,15 +6676,15 @@ impl Notification {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6704,21 +6704,21 @@ impl NotificationParams {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub default: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6752,16 +6752,16 @@ impl NumberSchema {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
-    #[cfg_attr(feature = "schemars", schemars(rename = "integer"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "integer"))]
     Integer,
     /// `number`
-    #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "number"))]
     Number,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -6774,15 +6774,15 @@ crate::rt::wire_enum! {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6813,17 +6813,17 @@ impl PaginatedRequest {
 
 /// Common parameters for paginated requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParamsMeta"))]
     pub meta: ::std::option::Option<PaginatedRequestParamsMeta>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6847,13 +6847,13 @@ impl PaginatedRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/PaginatedRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6873,19 +6873,19 @@ impl PaginatedRequestParamsMeta {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6907,15 +6907,15 @@ impl PaginatedResult {
 
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::Ping,
     pub id: RequestId,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6958,8 +6958,8 @@ impl PingRequest {
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum PrimitiveSchemaDefinition {
     /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
@@ -6978,7 +6978,7 @@ pub enum PrimitiveSchemaDefinition {
     /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -7180,13 +7180,13 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7212,26 +7212,26 @@ impl ProgressNotification {
 
 /// Parameters for a `notifications/progress` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional message describing the current progress.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7268,8 +7268,8 @@ impl ProgressNotificationParams {
 /// - `String`: a string
 /// - `Integer`: an integer
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -7330,18 +7330,18 @@ impl ::std::convert::From<i64> for ProgressToken {
 
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A list of arguments to use for templating the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7352,7 +7352,7 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -7362,10 +7362,10 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7392,15 +7392,15 @@ impl Prompt {
 
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7408,10 +7408,10 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7436,14 +7436,14 @@ impl PromptArgument {
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7469,12 +7469,12 @@ impl PromptListChangedNotification {
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7498,7 +7498,7 @@ impl PromptMessage {
 
 /// Identifies a prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -7509,10 +7509,10 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7536,14 +7536,14 @@ impl PromptReference {
 
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesRead,
     pub id: RequestId,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7571,15 +7571,15 @@ impl ReadResourceRequest {
 
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ReadResourceRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ReadResourceRequestParamsMeta"))]
     pub meta: ::std::option::Option<ReadResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7604,13 +7604,13 @@ impl ReadResourceRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/ReadResourceRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7631,16 +7631,16 @@ impl ReadResourceRequestParamsMeta {
 
 /// The server's response to a resources/read request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7670,8 +7670,8 @@ impl ReadResourceResult {
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -7733,13 +7733,13 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 /// Metadata for associating messages with a task.
 /// Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RelatedTaskMetadata {
     /// The task identifier this message is associated with.
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7760,15 +7760,15 @@ impl RelatedTaskMetadata {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7798,8 +7798,8 @@ impl Request {
 /// - `String`: a string
 /// - `Integer`: an integer
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -7860,13 +7860,13 @@ impl ::std::convert::From<i64> for RequestId {
 
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7889,13 +7889,13 @@ impl RequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/RequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7916,20 +7916,20 @@ impl RequestParamsMeta {
 
 /// A known resource that the server is capable of reading.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7940,17 +7940,17 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7958,12 +7958,12 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7997,20 +7997,20 @@ impl Resource {
 
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8036,21 +8036,21 @@ impl ResourceContents {
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -8061,17 +8061,17 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -8079,12 +8079,12 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8119,14 +8119,14 @@ impl ResourceLink {
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8149,15 +8149,15 @@ impl ResourceListChangedNotification {
 
 /// Common parameters when working with resources.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceRequestParamsMeta"))]
     pub meta: ::std::option::Option<ResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8182,13 +8182,13 @@ impl ResourceRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/ResourceRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8209,20 +8209,20 @@ impl ResourceRequestParamsMeta {
 
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -8233,10 +8233,10 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -8246,13 +8246,13 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8285,13 +8285,13 @@ impl ResourceTemplate {
 
 /// A reference to a resource or resource template definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8314,13 +8314,13 @@ impl ResourceTemplateReference {
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8344,17 +8344,17 @@ impl ResourceUpdatedNotification {
 
 /// Parameters for a `notifications/resources/updated` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8377,15 +8377,15 @@ impl ResourceUpdatedNotificationParams {
 
 #[doc(alias = "Result")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8408,16 +8408,16 @@ impl ResultObject {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "user"))]
     User,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -8431,24 +8431,24 @@ crate::rt::wire_enum! {
 
 /// Represents a root directory or file that the server can operate on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Root {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8474,14 +8474,14 @@ impl Root {
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsRootsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8504,17 +8504,17 @@ impl RootsListChangedNotification {
 
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8552,8 +8552,8 @@ impl SamplingMessage {
 /// - `Array`: an array
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -8568,7 +8568,7 @@ pub enum SamplingMessageContent {
     /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -8785,8 +8785,8 @@ impl SamplingMessageContent {
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum SamplingMessageContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -8799,7 +8799,7 @@ pub enum SamplingMessageContentBlock {
     /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -8925,15 +8925,15 @@ impl SamplingMessageContentBlock {
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -8941,24 +8941,24 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server supports task-augmented requests.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasks"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasks"))]
     pub tasks: ::std::option::Option<ServerCapabilitiesTasks>,
     /// Present if the server offers any tools to call.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8987,13 +8987,13 @@ impl ServerCapabilities {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9016,16 +9016,16 @@ impl ServerCapabilitiesPrompts {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9049,23 +9049,23 @@ impl ServerCapabilitiesResources {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/cancel.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub cancel: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether this server supports tasks/list.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub list: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Specifies which request types can be augmented with tasks.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasksRequests"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasksRequests"))]
     pub requests: ::std::option::Option<ServerCapabilitiesTasksRequests>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9090,13 +9090,13 @@ impl ServerCapabilitiesTasks {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasksRequestsTools"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasksRequestsTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9119,15 +9119,15 @@ impl ServerCapabilitiesTasksRequests {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub call: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9150,13 +9150,13 @@ impl ServerCapabilitiesTasksRequestsTools {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9177,14 +9177,14 @@ impl ServerCapabilitiesTools {
 
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::LoggingSetLevel,
     pub id: RequestId,
     pub params: SetLevelRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9212,15 +9212,15 @@ impl SetLevelRequest {
 
 /// Parameters for a `logging/setLevel` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "SetLevelRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "SetLevelRequestParamsMeta"))]
     pub meta: ::std::option::Option<SetLevelRequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9246,13 +9246,13 @@ impl SetLevelRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/SetLevelRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9278,8 +9278,8 @@ impl SetLevelRequestParamsMeta {
 /// - `UntitledSingleSelectEnumSchema`: an object; requires `enum`, `type`
 /// - `TitledSingleSelectEnumSchema`: an object; requires `oneOf`, `type`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum SingleSelectEnumSchema {
     /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -9339,23 +9339,23 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9384,22 +9384,22 @@ impl StringSchema {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
-    #[cfg_attr(feature = "schemars", schemars(rename = "date"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "date"))]
     Date,
     /// `date-time`
-    #[cfg_attr(feature = "schemars", schemars(rename = "date-time"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "date-time"))]
     DateTime,
     /// `email`
-    #[cfg_attr(feature = "schemars", schemars(rename = "email"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "email"))]
     Email,
     /// `uri`
-    #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "uri"))]
     Uri,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -9415,14 +9415,14 @@ crate::rt::wire_enum! {
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesSubscribe,
     pub id: RequestId,
     pub params: SubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9450,15 +9450,15 @@ impl SubscribeRequest {
 
 /// Parameters for a `resources/subscribe` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "SubscribeRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "SubscribeRequestParamsMeta"))]
     pub meta: ::std::option::Option<SubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9483,13 +9483,13 @@ impl SubscribeRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/SubscribeRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9510,16 +9510,16 @@ impl SubscribeRequestParamsMeta {
 
 /// Data associated with a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Task {
     /// ISO 8601 timestamp when the task was created.
-    #[cfg_attr(feature = "schemars", schemars(rename = "createdAt"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "createdAt"))]
     pub created_at: ::std::string::String,
     /// ISO 8601 timestamp when the task was last updated.
-    #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[cfg_attr(feature = "schemars", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -9528,18 +9528,18 @@ pub struct Task {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[cfg_attr(feature = "schemars", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
+    #[cfg_attr(feature = "json-schema", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9579,10 +9579,10 @@ impl Task {
 
 /// Common params for any task-augmented request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskAugmentedRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskAugmentedRequestParamsMeta"))]
     pub meta: ::std::option::Option<TaskAugmentedRequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -9590,10 +9590,10 @@ pub struct TaskAugmentedRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9617,13 +9617,13 @@ impl TaskAugmentedRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/TaskAugmentedRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9645,13 +9645,13 @@ impl TaskAugmentedRequestParamsMeta {
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9674,25 +9674,25 @@ impl TaskMetadata {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum TaskStatus {
     /// `cancelled`
-    #[cfg_attr(feature = "schemars", schemars(rename = "cancelled"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cancelled"))]
     Cancelled,
     /// `completed`
-    #[cfg_attr(feature = "schemars", schemars(rename = "completed"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "completed"))]
     Completed,
     /// `failed`
-    #[cfg_attr(feature = "schemars", schemars(rename = "failed"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "failed"))]
     Failed,
     /// `input_required`
-    #[cfg_attr(feature = "schemars", schemars(rename = "input_required"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "input_required"))]
     InputRequired,
     /// `working`
-    #[cfg_attr(feature = "schemars", schemars(rename = "working"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "working"))]
     Working,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -9709,13 +9709,13 @@ crate::rt::wire_enum! {
 
 /// An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsTasksStatus,
     pub params: TaskStatusNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9741,21 +9741,21 @@ impl TaskStatusNotification {
 
 /// Parameters for a `notifications/tasks/status` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// ISO 8601 timestamp when the task was created.
-    #[cfg_attr(feature = "schemars", schemars(rename = "createdAt"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "createdAt"))]
     pub created_at: ::std::string::String,
     /// ISO 8601 timestamp when the task was last updated.
-    #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[cfg_attr(feature = "schemars", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -9764,18 +9764,18 @@ pub struct TaskStatusNotificationParams {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[cfg_attr(feature = "schemars", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
+    #[cfg_attr(feature = "json-schema", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9817,21 +9817,21 @@ impl TaskStatusNotificationParams {
 
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9855,22 +9855,22 @@ impl TextContent {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9899,28 +9899,28 @@ impl TextResourceContents {
 
 /// Schema for multiple-selection enumeration with display titles for each option.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[cfg_attr(feature = "schemars", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9950,13 +9950,13 @@ impl TitledMultiSelectEnumSchema {
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
-    #[cfg_attr(feature = "schemars", schemars(rename = "anyOf"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "anyOf"))]
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9980,14 +9980,14 @@ impl TitledMultiSelectEnumSchemaItems {
 
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
     pub r#const: ::std::string::String,
     /// Display title for this option.
     pub title: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10014,23 +10014,23 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
 
 /// Schema for single-selection enumeration with display titles for each option.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum options with values and display labels.
-    #[cfg_attr(feature = "schemars", schemars(rename = "oneOf"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "oneOf"))]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional title for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10056,14 +10056,14 @@ impl TitledSingleSelectEnumSchema {
 
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
     pub r#const: ::std::string::String,
     /// Display label for this option.
     pub title: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10090,25 +10090,25 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
 
 /// Definition for a tool the client can call.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Execution-related properties for this tool.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolExecution"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolExecution"))]
     pub execution: ::std::option::Option<ToolExecution>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -10119,10 +10119,10 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// A JSON Schema object defining the expected parameters for the tool.
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -10131,7 +10131,7 @@ pub struct Tool {
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
     /// Currently restricted to type: "object" at the root level.
-    #[cfg_attr(feature = "schemars", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -10139,10 +10139,10 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10213,7 +10213,7 @@ impl Tool {
 /// Clients should never make tool use decisions based on ToolAnnotations
 /// received from untrusted servers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
@@ -10221,7 +10221,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[cfg_attr(feature = "schemars", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -10229,7 +10229,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[cfg_attr(feature = "schemars", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -10237,18 +10237,18 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[cfg_attr(feature = "schemars", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[cfg_attr(feature = "schemars", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10273,16 +10273,16 @@ impl ToolAnnotations {
 
 /// Controls tool selection behavior for sampling requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolChoice {
     /// Controls the tool use ability of the model:
     /// - "auto": Model decides whether to use tools (default)
     /// - "required": Model MUST use at least one tool before completing
     /// - "none": Model MUST NOT use any tools
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoiceMode"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoiceMode"))]
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10310,19 +10310,19 @@ impl ToolChoice {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ToolChoiceMode {
     /// `auto`
-    #[cfg_attr(feature = "schemars", schemars(rename = "auto"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "auto"))]
     Auto,
     /// `none`
-    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "none"))]
     None,
     /// `required`
-    #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "required"))]
     Required,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -10337,7 +10337,7 @@ crate::rt::wire_enum! {
 
 /// Execution-related properties for a tool.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolExecution {
     /// Indicates whether this tool supports task-augmented execution.
     /// This allows clients to handle long-running operations through polling
@@ -10348,10 +10348,10 @@ pub struct ToolExecution {
     /// - "required": Tool requires task-augmented execution
     ///
     /// Default: "forbidden"
-    #[cfg_attr(feature = "schemars", schemars(rename = "taskSupport", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolExecutionTaskSupport"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "taskSupport", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolExecutionTaskSupport"))]
     pub task_support: ::std::option::Option<ToolExecutionTaskSupport>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10384,19 +10384,19 @@ impl ToolExecution {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ToolExecutionTaskSupport {
     /// `forbidden`
-    #[cfg_attr(feature = "schemars", schemars(rename = "forbidden"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "forbidden"))]
     Forbidden,
     /// `optional`
-    #[cfg_attr(feature = "schemars", schemars(rename = "optional"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "optional"))]
     Optional,
     /// `required`
-    #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "required"))]
     Required,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -10413,22 +10413,22 @@ crate::rt::wire_enum! {
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10452,14 +10452,14 @@ impl ToolInputSchema {
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10488,22 +10488,22 @@ impl ToolListChangedNotification {
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/outputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10527,14 +10527,14 @@ impl ToolOutputSchema {
 
 /// The result of a tool use, provided by the user back to the assistant.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
     pub r#type: consts::ToolResult,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -10547,22 +10547,22 @@ pub struct ToolResultContent {
     ///
     /// If true, the content typically describes the error that occurred.
     /// Default: false
-    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional structured result object.
     ///
     /// If the tool defined an outputSchema, this SHOULD conform to that schema.
-    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The ID of the tool use this result corresponds to.
     ///
     /// This MUST match the ID from a previous ToolUseContent.
-    #[cfg_attr(feature = "schemars", schemars(rename = "toolUseId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "toolUseId"))]
     pub tool_use_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10593,14 +10593,14 @@ impl ToolResultContent {
 
 /// A request from the assistant to call a tool.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
     pub r#type: consts::ToolUse,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -10613,7 +10613,7 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10645,14 +10645,14 @@ impl ToolUseContent {
 
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesUnsubscribe,
     pub id: RequestId,
     pub params: UnsubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10680,15 +10680,15 @@ impl UnsubscribeRequest {
 
 /// Parameters for a `resources/unsubscribe` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "UnsubscribeRequestParamsMeta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "UnsubscribeRequestParamsMeta"))]
     pub meta: ::std::option::Option<UnsubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10713,13 +10713,13 @@ impl UnsubscribeRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/UnsubscribeRequestParams/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10740,28 +10740,28 @@ impl UnsubscribeRequestParamsMeta {
 
 /// Schema for multiple-selection enumeration without display titles for options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[cfg_attr(feature = "schemars", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10791,13 +10791,13 @@ impl UntitledMultiSelectEnumSchema {
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchemaItems {
     pub r#type: consts::String,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10820,22 +10820,22 @@ impl UntitledMultiSelectEnumSchemaItems {
 
 /// Schema for single-selection enumeration without display titles for options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Optional title for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10862,14 +10862,14 @@ impl UntitledSingleSelectEnumSchema {
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 #[doc(alias = "URLElicitationRequiredError")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredError {
     pub jsonrpc: consts::V2_0,
     pub error: UrlElicitationRequiredErrorError,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10893,7 +10893,7 @@ impl UrlElicitationRequiredError {
 
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredErrorError {
     /// The error type that occurred.
     pub code: consts::Minus32042,
@@ -10902,7 +10902,7 @@ pub struct UrlElicitationRequiredErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10932,11 +10932,11 @@ impl UrlElicitationRequiredErrorError {
 ///
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error/properties/data`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredErrorErrorData {
     pub elicitations: ::std::vec::Vec<ElicitRequestUrlParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

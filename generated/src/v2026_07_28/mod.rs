@@ -19,12 +19,12 @@ pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -32,17 +32,17 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[cfg_attr(feature = "schemars", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -72,13 +72,13 @@ impl Annotations {
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 #[doc(alias = "ClientNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct AnyClientNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -119,8 +119,8 @@ impl AnyClientNotification {
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`DiscoverRequest`] arm.
     DiscoverRequest(DiscoverRequest),
@@ -143,7 +143,7 @@ pub enum AnyClientRequest {
     /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -428,8 +428,8 @@ pub type AnyClientResult = ResultObject;
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -448,7 +448,7 @@ pub enum AnyServerNotification {
     /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -654,8 +654,8 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `Unknown`: any other `resultType` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -682,7 +682,7 @@ pub enum AnyServerResult {
     /// The [`CompleteResult`] arm.
     CompleteResult(CompleteResult),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -996,21 +996,21 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     pub r#type: consts::Audio,
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1040,7 +1040,7 @@ impl AudioContent {
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -1050,10 +1050,10 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1089,19 +1089,19 @@ impl BaseMetadata {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1144,17 +1144,17 @@ impl BlobResourceContents {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub default: ::std::option::Option<bool>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1178,9 +1178,9 @@ impl BooleanSchema {
 
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CacheableResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -1192,7 +1192,7 @@ pub struct CacheableResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cacheScope"))]
     pub cache_scope: CacheableResultCacheScope,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1201,7 +1201,7 @@ pub struct CacheableResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -1211,10 +1211,10 @@ pub struct CacheableResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1259,16 +1259,16 @@ impl CacheableResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum CacheableResultCacheScope {
     /// `private`
-    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "public"))]
     Public,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -1291,15 +1291,15 @@ crate::rt::wire_enum! {
 /// - `Unknown`: any other `resultType` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "CallToolResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CallToolOutcome {
     /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
     /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -1391,14 +1391,14 @@ impl ::std::convert::From<CallToolResult> for CallToolOutcome {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsCall,
     pub id: RequestId,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1469,23 +1469,23 @@ impl CallToolRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// Arguments to use for the tool call.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     /// The name of the tool.
     pub name: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1580,9 +1580,9 @@ impl CallToolRequestParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: ::std::vec::Vec<ContentBlock>,
@@ -1598,7 +1598,7 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1607,16 +1607,16 @@ pub struct CallToolResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// An optional JSON value that represents the structured result of the tool call.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null)
     /// that conforms to the tool's outputSchema if one is defined.
-    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1697,13 +1697,13 @@ impl CallToolResult {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CallToolResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: CallToolOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1752,13 +1752,13 @@ impl CallToolResultResponse {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1797,20 +1797,20 @@ impl CancelledNotification {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request the client previously issued.
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestId"))]
     pub request_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1907,13 +1907,13 @@ impl CancelledNotificationParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesElicitation"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesElicitation"))]
     pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
@@ -1923,22 +1923,22 @@ pub struct ClientCapabilities {
     ///
     /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the client supports listing roots.
     #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub roots: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the client supports sampling from an LLM.
     #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesSampling"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1965,14 +1965,14 @@ impl ClientCapabilities {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub form: ::std::option::Option<JsonObject>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub url: ::std::option::Option<JsonObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1996,17 +1996,17 @@ impl ClientCapabilitiesElicitation {
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/sampling`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via `includeContext` parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub context: ::std::option::Option<JsonObject>,
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub tools: ::std::option::Option<JsonObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2060,14 +2060,14 @@ impl ClientCapabilitiesSampling {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::CompletionComplete,
     pub id: RequestId,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2150,18 +2150,18 @@ impl CompleteRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2195,14 +2195,14 @@ impl CompleteRequestParams {
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2231,15 +2231,15 @@ impl CompleteRequestParamsArgument {
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2268,15 +2268,15 @@ impl CompleteRequestParamsContext {
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
     /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -2364,9 +2364,9 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     pub completion: CompleteResultCompletion,
     /// Indicates the type of the result, which allows the client to determine
@@ -2376,10 +2376,10 @@ pub struct CompleteResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2407,18 +2407,18 @@ impl CompleteResult {
 
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[cfg_attr(feature = "schemars", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2463,13 +2463,13 @@ impl CompleteResultCompletion {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: CompleteResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2504,8 +2504,8 @@ impl CompleteResultResponse {
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -2518,7 +2518,7 @@ pub enum ContentBlock {
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -2683,12 +2683,12 @@ impl ContentBlock {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2851,7 +2851,7 @@ impl CreateMessageRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
@@ -2859,38 +2859,38 @@ pub struct CreateMessageRequestParams {
     /// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
     /// omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
     /// [`ClientCapabilities.sampling.context`](ClientCapabilities).
-    #[cfg_attr(feature = "schemars", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub metadata: ::std::option::Option<JsonObject>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[cfg_attr(feature = "schemars", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[cfg_attr(feature = "schemars", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
     /// Default is `{ mode: "auto" }`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "toolChoice", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoice"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "toolChoice", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoice"))]
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Tool>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Tool>"))]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2931,23 +2931,23 @@ impl CreateMessageRequestParams {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
     ///
     /// **Deprecated** upstream: The `"thisServer"` and `"allServers"` values are deprecated as of protocol version 2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `"none"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "none"))]
     None,
     /// `thisServer`
     ///
     /// **Deprecated** upstream: The `"thisServer"` and `"allServers"` values are deprecated as of protocol version 2025-11-25 (SEP-2596) and will be removed no later than the Sampling feature itself (SEP-2577). Omit this field or use `"none"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "thisServer"))]
     ThisServer,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -3025,9 +3025,9 @@ crate::rt::wire_enum! {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
@@ -3042,10 +3042,10 @@ pub struct CreateMessageResult {
     /// - `"toolUse"`: The model wants to use one or more tools
     ///
     /// This field is an open string to allow for provider-specific stop reasons.
-    #[cfg_attr(feature = "schemars", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3091,8 +3091,8 @@ impl CreateMessageResult {
 /// - `Array`: an array
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -3107,7 +3107,7 @@ pub enum CreateMessageResultContent {
     /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -3345,14 +3345,14 @@ pub type Cursor = ::std::string::String;
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct DiscoverRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ServerDiscover,
     pub id: RequestId,
     pub params: RequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3406,9 +3406,9 @@ impl DiscoverRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct DiscoverResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -3420,7 +3420,7 @@ pub struct DiscoverResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cacheScope"))]
     pub cache_scope: DiscoverResultCacheScope,
     /// The capabilities of the server.
     pub capabilities: ::std::boxed::Box<ServerCapabilities>,
@@ -3430,7 +3430,7 @@ pub struct DiscoverResult {
     /// available tools (e.g., by including it in a system prompt). It should
     /// focus on information that helps the model use the server effectively
     /// and should not duplicate information already in tool descriptions.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -3439,11 +3439,11 @@ pub struct DiscoverResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// MCP Protocol Versions this server supports. The client should choose a
     /// version from this list for use in subsequent requests.
-    #[cfg_attr(feature = "schemars", schemars(rename = "supportedVersions"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "supportedVersions"))]
     pub supported_versions: ::std::vec::Vec<::std::string::String>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -3453,10 +3453,10 @@ pub struct DiscoverResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3509,16 +3509,16 @@ impl DiscoverResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum DiscoverResultCacheScope {
     /// `private`
-    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "public"))]
     Public,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -3561,13 +3561,13 @@ crate::rt::wire_enum! {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct DiscoverResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: DiscoverResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3620,12 +3620,12 @@ impl DiscoverResultResponse {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub method: consts::ElicitationCreate,
     pub params: ElicitRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3700,19 +3700,19 @@ impl ElicitRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// The elicitation mode.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "consts::Form"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "consts::Form"))]
     pub mode: ::std::option::Option<consts::Form>,
     /// The message to present to the user describing what information is being requested.
     pub message: ::std::string::String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestedSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestedSchema"))]
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3743,19 +3743,19 @@ impl ElicitRequestFormParams {
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3793,15 +3793,15 @@ impl ElicitRequestFormParamsRequestedSchema {
 /// - `ElicitRequestUrlParams`: an object; `mode` = `"url"`; requires `message`, `mode`, `url`
 /// - `Unknown`: any other `mode` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ElicitRequestParams {
     /// The [`ElicitRequestFormParams`] arm.
     ElicitRequestFormParams(ElicitRequestFormParams),
     /// The [`ElicitRequestUrlParams`] arm.
     ElicitRequestUrlParams(ElicitRequestUrlParams),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -3879,7 +3879,7 @@ impl ::std::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
     /// The elicitation mode.
     pub mode: consts::Url,
@@ -3888,7 +3888,7 @@ pub struct ElicitRequestUrlParams {
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3952,7 +3952,7 @@ impl ElicitRequestUrlParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// The user action in response to the elicitation.
     /// - `"accept"`: User submitted the form/confirmed the action
@@ -3962,12 +3962,12 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3998,19 +3998,19 @@ impl ElicitResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
-    #[cfg_attr(feature = "schemars", schemars(rename = "accept"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "accept"))]
     Accept,
     /// `cancel`
-    #[cfg_attr(feature = "schemars", schemars(rename = "cancel"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cancel"))]
     Cancel,
     /// `decline`
-    #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "decline"))]
     Decline,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -4034,8 +4034,8 @@ crate::rt::wire_enum! {
 /// - `Integer`: an integer
 /// - `Boolean`: a boolean
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ElicitResultContentValue {
     /// The arm for an array.
     Array(::std::vec::Vec<::std::string::String>),
@@ -4174,17 +4174,17 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4219,8 +4219,8 @@ impl EmbeddedResource {
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -4293,8 +4293,8 @@ pub type EmptyResult = ResultObject;
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum EnumSchema {
     /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -4307,7 +4307,7 @@ pub enum EnumSchema {
     /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -4440,17 +4440,17 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
 
 #[doc(alias = "Error")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ErrorObject {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4487,15 +4487,15 @@ impl ErrorObject {
 /// - `Unknown`: any other `resultType` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "GetPromptResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum GetPromptOutcome {
     /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
     /// The [`GetPromptResult`] arm.
     GetPromptResult(GetPromptResult),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -4581,14 +4581,14 @@ impl ::std::convert::From<GetPromptResult> for GetPromptOutcome {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsGet,
     pub id: RequestId,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4639,23 +4639,23 @@ impl GetPromptRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// Arguments to use for templating the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4707,12 +4707,12 @@ impl GetPromptRequestParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// An optional description for the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Indicates the type of the result, which allows the client to determine
@@ -4722,10 +4722,10 @@ pub struct GetPromptResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4780,13 +4780,13 @@ impl GetPromptResult {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct GetPromptResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: GetPromptOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4832,14 +4832,14 @@ impl GetPromptResultResponse {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchError {
     pub jsonrpc: consts::V2_0,
     pub error: HeaderMismatchErrorError,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4863,17 +4863,17 @@ impl HeaderMismatchError {
 
 /// Anonymous in the schema at `#/$defs/HeaderMismatchError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchErrorError {
     /// The error type that occurred.
     pub code: consts::Minus32020,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4897,17 +4897,17 @@ impl HeaderMismatchErrorError {
 
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     /// `data:` URI with Base64-encoded image data.
@@ -4923,10 +4923,10 @@ pub struct Icon {
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "IconTheme"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "IconTheme"))]
     pub theme: ::std::option::Option<IconTheme>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4959,16 +4959,16 @@ impl Icon {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum IconTheme {
     /// `dark`
-    #[cfg_attr(feature = "schemars", schemars(rename = "dark"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "dark"))]
     Dark,
     /// `light`
-    #[cfg_attr(feature = "schemars", schemars(rename = "light"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "light"))]
     Light,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -4982,7 +4982,7 @@ crate::rt::wire_enum! {
 
 /// Base interface to add `icons` property.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -4993,10 +4993,10 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5035,21 +5035,21 @@ impl Icons {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5079,14 +5079,14 @@ impl ImageContent {
 
 /// Describes the MCP implementation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// An optional human-readable description of what this implementation does.
     ///
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -5097,7 +5097,7 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -5107,15 +5107,15 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The version of this implementation.
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
-    #[cfg_attr(feature = "schemars", schemars(rename = "websiteUrl", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "websiteUrl", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5153,8 +5153,8 @@ impl Implementation {
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`
 /// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum InputRequest {
     /// The [`CreateMessageRequest`] arm.
     CreateMessageRequest(CreateMessageRequest),
@@ -5163,7 +5163,7 @@ pub enum InputRequest {
     /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -5350,13 +5350,13 @@ pub type InputRequests = ::std::collections::BTreeMap<
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InputRequiredResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputRequests", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputRequests"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputRequests", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputRequests"))]
     pub input_requests: ::std::option::Option<InputRequests>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -5365,10 +5365,10 @@ pub struct InputRequiredResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5399,8 +5399,8 @@ impl InputRequiredResult {
 /// - `ListRootsResult`: an object; requires `roots`
 /// - `ElicitResult`: an object; requires `action`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum InputResponse {
     /// The [`CreateMessageResult`] arm.
     CreateMessageResult(CreateMessageResult),
@@ -5480,16 +5480,16 @@ impl ::std::convert::From<ElicitResult> for InputResponse {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InputResponseRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5560,17 +5560,17 @@ pub type InputResponses = ::std::collections::BTreeMap<
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InternalError {
     /// The error type that occurred.
     pub code: consts::Minus32603,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5643,17 +5643,17 @@ impl InternalError {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InvalidParamsError {
     /// The error type that occurred.
     pub code: consts::Minus32602,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5677,17 +5677,17 @@ impl InvalidParamsError {
 
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InvalidRequestError {
     /// The error type that occurred.
     pub code: consts::Minus32600,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5718,14 +5718,14 @@ pub type JsonObject = serde_json::Map<::std::string::String, serde_json::Value>;
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
     pub jsonrpc: consts::V2_0,
     pub error: ErrorObject,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5759,8 +5759,8 @@ impl JsonRpcErrorResponse {
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -5872,16 +5872,16 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5906,17 +5906,17 @@ impl JsonRpcNotification {
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5955,8 +5955,8 @@ impl JsonRpcRequest {
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCResponse")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum JsonRpcResponse {
     /// The [`JsonRpcResultResponse`] arm.
     JsonRpcResultResponse(JsonRpcResultResponse),
@@ -6028,13 +6028,13 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6064,22 +6064,22 @@ pub type JsonValue = serde_json::Value;
 /// Use [`TitledSingleSelectEnumSchema`] instead.
 /// This interface will be removed in a future version.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     pub r#type: consts::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
-    #[cfg_attr(feature = "schemars", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6130,14 +6130,14 @@ impl LegacyTitledEnumSchema {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsList,
     pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6201,9 +6201,9 @@ impl ListPromptsRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6215,11 +6215,11 @@ pub struct ListPromptsResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cacheScope"))]
     pub cache_scope: ListPromptsResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Indicates the type of the result, which allows the client to determine
@@ -6229,7 +6229,7 @@ pub struct ListPromptsResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -6239,10 +6239,10 @@ pub struct ListPromptsResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6292,16 +6292,16 @@ impl ListPromptsResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ListPromptsResultCacheScope {
     /// `private`
-    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "public"))]
     Public,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -6355,13 +6355,13 @@ crate::rt::wire_enum! {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListPromptsResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ListPromptsResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6411,14 +6411,14 @@ impl ListPromptsResultResponse {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesTemplatesList,
     pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6477,9 +6477,9 @@ impl ListResourceTemplatesRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6491,13 +6491,13 @@ pub struct ListResourceTemplatesResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cacheScope"))]
     pub cache_scope: ListResourceTemplatesResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -6506,7 +6506,7 @@ pub struct ListResourceTemplatesResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -6516,10 +6516,10 @@ pub struct ListResourceTemplatesResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6569,16 +6569,16 @@ impl ListResourceTemplatesResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ListResourceTemplatesResultCacheScope {
     /// `private`
-    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "public"))]
     Public,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -6626,13 +6626,13 @@ crate::rt::wire_enum! {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ListResourceTemplatesResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6682,14 +6682,14 @@ impl ListResourceTemplatesResultResponse {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesList,
     pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6748,9 +6748,9 @@ impl ListResourcesRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6762,11 +6762,11 @@ pub struct ListResourcesResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cacheScope"))]
     pub cache_scope: ListResourcesResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Indicates the type of the result, which allows the client to determine
@@ -6776,7 +6776,7 @@ pub struct ListResourcesResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -6786,10 +6786,10 @@ pub struct ListResourcesResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6839,16 +6839,16 @@ impl ListResourcesResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ListResourcesResultCacheScope {
     /// `private`
-    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "public"))]
     Public,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -6897,13 +6897,13 @@ crate::rt::wire_enum! {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListResourcesResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ListResourcesResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6949,13 +6949,13 @@ impl ListResourcesResultResponse {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6977,12 +6977,12 @@ impl ListRootsRequest {
 
 /// Anonymous in the schema at `#/$defs/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7040,11 +7040,11 @@ impl ListRootsRequestParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7090,14 +7090,14 @@ impl ListRootsResult {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsList,
     pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7164,9 +7164,9 @@ impl ListToolsRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -7178,11 +7178,11 @@ pub struct ListToolsResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cacheScope"))]
     pub cache_scope: ListToolsResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -7191,7 +7191,7 @@ pub struct ListToolsResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     pub tools: ::std::vec::Vec<Tool>,
     /// A hint from the server indicating how long (in milliseconds) the
@@ -7202,10 +7202,10 @@ pub struct ListToolsResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7255,16 +7255,16 @@ impl ListToolsResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ListToolsResultCacheScope {
     /// `private`
-    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "public"))]
     Public,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -7321,13 +7321,13 @@ crate::rt::wire_enum! {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListToolsResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ListToolsResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7359,34 +7359,34 @@ impl ListToolsResultResponse {
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "warning"))]
     Warning,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -7431,13 +7431,13 @@ crate::rt::wire_enum! {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7484,19 +7484,19 @@ impl LoggingMessageNotification {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: serde_json::Value,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7561,17 +7561,17 @@ pub type MetaObject = serde_json::Map<::std::string::String, serde_json::Value>;
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct MethodNotFoundError {
     /// The error type that occurred.
     pub code: consts::Minus32601,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7619,14 +7619,14 @@ impl MethodNotFoundError {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityError {
     pub jsonrpc: consts::V2_0,
     pub error: MissingRequiredClientCapabilityErrorError,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7650,7 +7650,7 @@ impl MissingRequiredClientCapabilityError {
 
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityErrorError {
     /// The error type that occurred.
     pub code: consts::Minus32021,
@@ -7659,7 +7659,7 @@ pub struct MissingRequiredClientCapabilityErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7689,13 +7689,13 @@ impl MissingRequiredClientCapabilityErrorError {
 ///
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error/properties/data`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityErrorErrorData {
     /// The capabilities the server requires from the client to process this request.
-    #[cfg_attr(feature = "schemars", schemars(rename = "requiredCapabilities"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requiredCapabilities"))]
     pub required_capabilities: ::std::boxed::Box<ClientCapabilities>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7721,7 +7721,7 @@ impl MissingRequiredClientCapabilityErrorErrorData {
 /// to the client to interpret.
 #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
     ///
@@ -7732,10 +7732,10 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7785,12 +7785,12 @@ impl ModelHint {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -7799,20 +7799,20 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[cfg_attr(feature = "schemars", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7841,8 +7841,8 @@ impl ModelPreferences {
 /// - `UntitledMultiSelectEnumSchema`: an object; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; requires `items`, `items.anyOf`, `type`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum MultiSelectEnumSchema {
     /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
@@ -7923,15 +7923,15 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7954,7 +7954,7 @@ impl Notification {
 
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct NotificationMetaObject {
     /// Identifies the subscription stream a notification was delivered on. The
     /// server MUST include this key on every notification delivered via a
@@ -7966,10 +7966,10 @@ pub struct NotificationMetaObject {
     ///
     /// The value is the JSON-RPC ID of the `subscriptions/listen` request that
     /// opened the stream.
-    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/subscriptionId", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "io.modelcontextprotocol/subscriptionId", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub io_modelcontextprotocol_subscription_id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7990,12 +7990,12 @@ impl NotificationMetaObject {
 
 /// Common params for any notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8032,21 +8032,21 @@ impl NotificationParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub default: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8080,16 +8080,16 @@ impl NumberSchema {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
-    #[cfg_attr(feature = "schemars", schemars(rename = "integer"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "integer"))]
     Integer,
     /// `number`
-    #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "number"))]
     Number,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -8102,14 +8102,14 @@ crate::rt::wire_enum! {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8161,16 +8161,16 @@ impl PaginatedRequest {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8192,13 +8192,13 @@ impl PaginatedRequestParams {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -8207,10 +8207,10 @@ pub struct PaginatedResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8247,17 +8247,17 @@ impl PaginatedResult {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ParseError {
     /// The error type that occurred.
     pub code: consts::Minus32700,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8296,8 +8296,8 @@ impl ParseError {
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum PrimitiveSchemaDefinition {
     /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
@@ -8316,7 +8316,7 @@ pub enum PrimitiveSchemaDefinition {
     /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -8537,13 +8537,13 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8584,23 +8584,23 @@ impl ProgressNotification {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// An optional message describing the current progress.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8637,8 +8637,8 @@ impl ProgressNotificationParams {
 /// - `String`: a string
 /// - `Integer`: an integer
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -8699,15 +8699,15 @@ impl ::std::convert::From<i64> for ProgressToken {
 
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Prompt {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A list of arguments to use for templating the prompt.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -8718,7 +8718,7 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -8728,10 +8728,10 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8758,15 +8758,15 @@ impl Prompt {
 
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -8774,10 +8774,10 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8820,14 +8820,14 @@ impl PromptArgument {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8853,12 +8853,12 @@ impl PromptListChangedNotification {
 /// This is similar to [`SamplingMessage`], but also supports the embedding of
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8882,7 +8882,7 @@ impl PromptMessage {
 
 /// Identifies a prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -8893,10 +8893,10 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8929,15 +8929,15 @@ impl PromptReference {
 /// - `Unknown`: any other `resultType` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ReadResourceResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ReadResourceOutcome {
     /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
     /// The [`ReadResourceResult`] arm.
     ReadResourceResult(ReadResourceResult),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -9020,14 +9020,14 @@ impl ::std::convert::From<ReadResourceResult> for ReadResourceOutcome {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesRead,
     pub id: RequestId,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9055,18 +9055,18 @@ impl ReadResourceRequest {
 
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9116,9 +9116,9 @@ impl ReadResourceRequestParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -9130,7 +9130,7 @@ pub struct ReadResourceResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "cacheScope"))]
     pub cache_scope: ReadResourceResultCacheScope,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Indicates the type of the result, which allows the client to determine
@@ -9140,7 +9140,7 @@ pub struct ReadResourceResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -9150,10 +9150,10 @@ pub struct ReadResourceResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9201,16 +9201,16 @@ impl ReadResourceResult {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ReadResourceResultCacheScope {
     /// `private`
-    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "public"))]
     Public,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -9231,8 +9231,8 @@ crate::rt::wire_enum! {
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -9337,13 +9337,13 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ReadResourceResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ReadResourceOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9368,15 +9368,15 @@ impl ReadResourceResultResponse {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9406,8 +9406,8 @@ impl Request {
 /// - `String`: a string
 /// - `Integer`: an integer
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -9468,14 +9468,14 @@ impl ::std::convert::From<i64> for RequestId {
 
 /// Extends [`MetaObject`] with additional request-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestMetaObject {
     /// The client's capabilities for this specific request. Required.
     ///
     /// Capabilities are declared per-request rather than once at initialization;
     /// an empty object means the client supports no optional capabilities.
     /// Servers MUST NOT infer capabilities from prior requests.
-    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/clientCapabilities"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "io.modelcontextprotocol/clientCapabilities"))]
     pub io_modelcontextprotocol_client_capabilities: ::std::boxed::Box<
         ClientCapabilities,
     >,
@@ -9490,7 +9490,7 @@ pub struct RequestMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Servers
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/clientInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "io.modelcontextprotocol/clientInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
     pub io_modelcontextprotocol_client_info: ::std::option::Option<Implementation>,
     /// The desired log level for this request. Optional.
     ///
@@ -9498,7 +9498,7 @@ pub struct RequestMetaObject {
     /// notifications for this request. The client opts in to log messages by
     /// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
-    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/logLevel", default, skip_serializing_if = "::std::option::Option::is_none", with = "LoggingLevel"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "io.modelcontextprotocol/logLevel", default, skip_serializing_if = "::std::option::Option::is_none", with = "LoggingLevel"))]
     pub io_modelcontextprotocol_log_level: ::std::option::Option<LoggingLevel>,
     /// The MCP Protocol Version being used for this request. Required.
     ///
@@ -9506,13 +9506,13 @@ pub struct RequestMetaObject {
     /// header; otherwise the server MUST return a `400 Bad Request`. If the
     /// server does not support the requested version, it MUST return an
     /// [`UnsupportedProtocolVersionError`].
-    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/protocolVersion"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "io.modelcontextprotocol/protocolVersion"))]
     pub io_modelcontextprotocol_protocol_version: ::std::string::String,
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by [`notifications/progress`](ProgressNotification)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9547,12 +9547,12 @@ impl RequestMetaObject {
 
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9594,17 +9594,17 @@ impl RequestParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Resource {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9615,17 +9615,17 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -9633,12 +9633,12 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9672,17 +9672,17 @@ impl Resource {
 
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9724,18 +9724,18 @@ impl ResourceContents {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9746,17 +9746,17 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -9764,12 +9764,12 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9822,14 +9822,14 @@ impl ResourceLink {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9852,14 +9852,14 @@ impl ResourceListChangedNotification {
 
 /// Common params for resource-related requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9886,17 +9886,17 @@ impl ResourceRequestParams {
 
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9907,10 +9907,10 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -9920,13 +9920,13 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9959,13 +9959,13 @@ impl ResourceTemplate {
 
 /// A reference to a resource or resource template definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10007,13 +10007,13 @@ impl ResourceTemplateReference {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10049,14 +10049,14 @@ impl ResourceUpdatedNotification {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10079,7 +10079,7 @@ impl ResourceUpdatedNotificationParams {
 
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResultMetaObject {
     /// Identifies the server software producing the response. Servers SHOULD
     /// include this field on every response unless specifically configured not
@@ -10092,10 +10092,10 @@ pub struct ResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/serverInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "io.modelcontextprotocol/serverInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10117,9 +10117,9 @@ impl ResultMetaObject {
 /// Common result fields.
 #[doc(alias = "Result")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ResultObject {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -10128,10 +10128,10 @@ pub struct ResultObject {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10163,16 +10163,16 @@ pub type ResultType = ::std::string::String;
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "user"))]
     User,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -10200,21 +10200,21 @@ crate::rt::wire_enum! {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Root {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with `file://` for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10275,14 +10275,14 @@ impl Root {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10320,8 +10320,8 @@ impl SamplingMessage {
 /// - `Array`: an array
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -10336,7 +10336,7 @@ pub enum SamplingMessageContent {
     /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -10554,8 +10554,8 @@ impl SamplingMessageContent {
 /// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum SamplingMessageContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -10568,7 +10568,7 @@ pub enum SamplingMessageContentBlock {
     /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
     /// A value whose tag names no arm of this version (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(serde_json::Value),
 }
 
@@ -10799,13 +10799,13 @@ impl SamplingMessageContentBlock {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub completions: ::std::option::Option<JsonObject>,
     /// Experimental, non-standard capabilities that the server supports.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
@@ -10815,25 +10815,25 @@ pub struct ServerCapabilities {
     ///
     /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the server supports sending log messages to the client.
     #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub logging: ::std::option::Option<JsonObject>,
     /// Present if the server offers any prompt templates.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10862,13 +10862,13 @@ impl ServerCapabilities {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10891,16 +10891,16 @@ impl ServerCapabilitiesPrompts {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10924,13 +10924,13 @@ impl ServerCapabilitiesResources {
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10956,8 +10956,8 @@ impl ServerCapabilitiesTools {
 /// - `UntitledSingleSelectEnumSchema`: an object; requires `enum`, `type`
 /// - `TitledSingleSelectEnumSchema`: an object; requires `oneOf`, `type`
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schemars", schemars(untagged))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(untagged))]
 pub enum SingleSelectEnumSchema {
     /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -11035,23 +11035,23 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[cfg_attr(feature = "schemars", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11080,22 +11080,22 @@ impl StringSchema {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
-    #[cfg_attr(feature = "schemars", schemars(rename = "date"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "date"))]
     Date,
     /// `date-time`
-    #[cfg_attr(feature = "schemars", schemars(rename = "date-time"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "date-time"))]
     DateTime,
     /// `email`
-    #[cfg_attr(feature = "schemars", schemars(rename = "email"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "email"))]
     Email,
     /// `uri`
-    #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "uri"))]
     Uri,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -11115,25 +11115,25 @@ crate::rt::wire_enum! {
 /// Each notification type is **opt-in**; the server **MUST NOT** send
 /// notification types the client has not explicitly requested here.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscriptionFilter {
     /// If true, receive [`notifications/prompts/list_changed`](PromptListChangedNotification).
-    #[cfg_attr(feature = "schemars", schemars(rename = "promptsListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "promptsListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub prompts_list_changed: ::std::option::Option<bool>,
     /// Subscribe to [`notifications/resources/updated`](ResourceUpdatedNotification) for these resource URIs.
     /// Replaces the former `resources/subscribe` RPC.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resourceSubscriptions", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resourceSubscriptions", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub resource_subscriptions: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
     /// If true, receive [`notifications/resources/list_changed`](ResourceListChangedNotification).
-    #[cfg_attr(feature = "schemars", schemars(rename = "resourcesListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resourcesListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub resources_list_changed: ::std::option::Option<bool>,
     /// If true, receive [`notifications/tools/list_changed`](ToolListChangedNotification).
-    #[cfg_attr(feature = "schemars", schemars(rename = "toolsListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "toolsListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub tools_list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11188,13 +11188,13 @@ impl SubscriptionFilter {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscriptionsAcknowledgedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsSubscriptionsAcknowledged,
     pub params: SubscriptionsAcknowledgedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11218,9 +11218,9 @@ impl SubscriptionsAcknowledgedNotification {
 
 /// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscriptionsAcknowledgedNotificationParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
@@ -11228,7 +11228,7 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     /// the server has no prompts), it is omitted from this set.
     pub notifications: SubscriptionFilter,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11281,14 +11281,14 @@ impl SubscriptionsAcknowledgedNotificationParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::SubscriptionsListen,
     pub id: RequestId,
     pub params: SubscriptionsListenRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11316,16 +11316,16 @@ impl SubscriptionsListenRequest {
 
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequestParams {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// The notifications the client opts in to on this stream. The server
     /// **MUST NOT** send notification types the client has not explicitly
     /// requested.
     pub notifications: SubscriptionFilter,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11368,9 +11368,9 @@ impl SubscriptionsListenRequestParams {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResult {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta"))]
     pub meta: SubscriptionsListenResultMetaObject,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -11379,10 +11379,10 @@ pub struct SubscriptionsListenResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11410,7 +11410,7 @@ impl SubscriptionsListenResult {
 /// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
 /// [`SubscriptionsListenResult`]. All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultMetaObject {
     /// Identifies the server software producing the response. Servers SHOULD
     /// include this field on every response unless specifically configured not
@@ -11423,17 +11423,17 @@ pub struct SubscriptionsListenResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/serverInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "io.modelcontextprotocol/serverInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Identifies the subscription stream this response closes, so the client can
     /// correlate it with the originating subscription — mirroring the same key on
     /// the stream's notifications. The value is the JSON-RPC ID of the
     /// `subscriptions/listen` request that opened the stream (and equals this
     /// response's `id`).
-    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/subscriptionId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "io.modelcontextprotocol/subscriptionId"))]
     pub io_modelcontextprotocol_subscription_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11477,13 +11477,13 @@ impl SubscriptionsListenResultMetaObject {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: SubscriptionsListenResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11522,18 +11522,18 @@ impl SubscriptionsListenResultResponse {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11571,19 +11571,19 @@ impl TextContent {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11636,28 +11636,28 @@ impl TextResourceContents {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[cfg_attr(feature = "schemars", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11687,13 +11687,13 @@ impl TitledMultiSelectEnumSchema {
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
-    #[cfg_attr(feature = "schemars", schemars(rename = "anyOf"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "anyOf"))]
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11717,14 +11717,14 @@ impl TitledMultiSelectEnumSchemaItems {
 
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
     pub r#const: ::std::string::String,
     /// Display title for this option.
     pub title: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11771,23 +11771,23 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum options with values and display labels.
-    #[cfg_attr(feature = "schemars", schemars(rename = "oneOf"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "oneOf"))]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional title for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11813,14 +11813,14 @@ impl TitledSingleSelectEnumSchema {
 
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
     pub r#const: ::std::string::String,
     /// Display label for this option.
     pub title: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -11937,19 +11937,19 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Tool {
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: `title`, `annotations.title`, then `name`.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -11960,7 +11960,7 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
@@ -11976,7 +11976,7 @@ pub struct Tool {
     /// extraction rules.
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -11984,7 +11984,7 @@ pub struct Tool {
     /// the structuredContent field of a [`CallToolResult`]. This can be any valid JSON Schema 2020-12.
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    #[cfg_attr(feature = "schemars", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -11992,10 +11992,10 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12065,7 +12065,7 @@ impl Tool {
 /// Clients should never make tool use decisions based on `ToolAnnotations`
 /// received from untrusted servers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
     /// If false, the tool performs only additive updates.
@@ -12073,7 +12073,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[cfg_attr(feature = "schemars", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -12081,7 +12081,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[cfg_attr(feature = "schemars", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -12089,18 +12089,18 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[cfg_attr(feature = "schemars", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[cfg_attr(feature = "schemars", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12126,16 +12126,16 @@ impl ToolAnnotations {
 /// Controls tool selection behavior for sampling requests.
 #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolChoice {
     /// Controls the tool use ability of the model:
     /// - `"auto"`: Model decides whether to use tools (default)
     /// - `"required"`: Model MUST use at least one tool before completing
     /// - `"none"`: Model MUST NOT use any tools
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoiceMode"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoiceMode"))]
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12163,19 +12163,19 @@ impl ToolChoice {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum ToolChoiceMode {
     /// `auto`
-    #[cfg_attr(feature = "schemars", schemars(rename = "auto"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "auto"))]
     Auto,
     /// `none`
-    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "none"))]
     None,
     /// `required`
-    #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "required"))]
     Required,
     /// A value this version does not define (a newer peer's), as it came.
-    #[cfg_attr(feature = "schemars", schemars(skip))]
+    #[cfg_attr(feature = "json-schema", schemars(skip))]
     Unknown(::std::string::String),
 }
 
@@ -12205,13 +12205,13 @@ crate::rt::wire_enum! {
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/inputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12251,14 +12251,14 @@ impl ToolInputSchema {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12286,12 +12286,12 @@ impl ToolListChangedNotification {
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/outputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
-    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12332,12 +12332,12 @@ impl ToolOutputSchema {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
     pub r#type: consts::ToolResult,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The unstructured result content of the tool use.
     ///
@@ -12348,21 +12348,21 @@ pub struct ToolResultContent {
     ///
     /// If true, the content typically describes the error that occurred.
     /// Default: false
-    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional structured result value.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null).
     /// If the tool defined an [`Tool.outputSchema`](Tool), this SHOULD conform to that schema.
-    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// The ID of the tool use this result corresponds to.
     ///
     /// This MUST match the ID from a previous [`ToolUseContent`].
-    #[cfg_attr(feature = "schemars", schemars(rename = "toolUseId"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "toolUseId"))]
     pub tool_use_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12411,12 +12411,12 @@ impl ToolResultContent {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
     pub r#type: consts::ToolUse,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
-    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A unique identifier for this tool use.
     ///
@@ -12427,7 +12427,7 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12486,14 +12486,14 @@ impl ToolUseContent {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionError {
     pub jsonrpc: consts::V2_0,
     pub error: UnsupportedProtocolVersionErrorError,
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12517,7 +12517,7 @@ impl UnsupportedProtocolVersionError {
 
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionErrorError {
     /// The error type that occurred.
     pub code: consts::Minus32022,
@@ -12526,7 +12526,7 @@ pub struct UnsupportedProtocolVersionErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12556,7 +12556,7 @@ impl UnsupportedProtocolVersionErrorError {
 ///
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error/properties/data`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionErrorErrorData {
     /// The protocol version that was requested by the client.
     pub requested: ::std::string::String,
@@ -12564,7 +12564,7 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     /// mutually supported version from this list and retry.
     pub supported: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12612,28 +12612,28 @@ impl UnsupportedProtocolVersionErrorErrorData {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[cfg_attr(feature = "schemars", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[cfg_attr(feature = "schemars", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
+    #[cfg_attr(feature = "json-schema", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12663,13 +12663,13 @@ impl UntitledMultiSelectEnumSchema {
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchemaItems {
     pub r#type: consts::String,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -12708,22 +12708,22 @@ impl UntitledMultiSelectEnumSchemaItems {
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Optional title for the enum field.
-    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
+    #[cfg_attr(feature = "json-schema", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[cfg_attr(feature = "schemars", schemars(flatten))]
+    #[cfg_attr(feature = "json-schema", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

@@ -155,7 +155,7 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         /// features are on): what `mcp-spec-session` walks to serve or answer every older
         /// version with one handler.
         #[cfg(feature = "convert")]
-        pub const ADAPTERS: &[crate::rt::adapt::Pair] = &[ #( #joined )* ];
+        pub static ADAPTERS: &[crate::rt::adapt::Pair] = &[ #( #joined )* ];
     });
     let table = table.into_iter().map(|line| format!(" {line}"));
     let tokens = quote! {

@@ -161,7 +161,7 @@ fn macro_entries_one_a_line(file: &syn::File, text: String) -> String {
 }
 
 /// prettyplease breaks an attribute longer than a line over several (a field's
-/// `#[cfg_attr(feature = "schemars", schemars(rename = ..., default, ...))]` over eight);
+/// `#[cfg_attr(feature = "json-schema", schemars(rename = ..., default, ...))]` over eight);
 /// each is put back on one line, so that a struct reads as its fields. Only line breaks
 /// change: a string literal never spans lines in prettyplease's output.
 fn attributes_one_a_line(text: &str) -> String {

@@ -241,7 +241,7 @@ impl Emitter<'_> {
         };
         quote! {
             #[derive(Debug, Clone, PartialEq, #eq #default)]
-            #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+            #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
         }
     }
 
@@ -303,7 +303,7 @@ impl Emitter<'_> {
         let schema = if rename.is_empty() && attrs.is_empty() && schema_with.is_none() {
             quote!()
         } else {
-            quote!(#[cfg_attr(feature = "schemars", schemars(#rename #attrs #schema_with))])
+            quote!(#[cfg_attr(feature = "json-schema", schemars(#rename #attrs #schema_with))])
         };
         let doc = doc_attrs(&doc);
         quote! { #doc #deprecated #schema pub #name: #ty, }
@@ -349,14 +349,14 @@ impl Emitter<'_> {
             let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
             quote! {
                 /// Properties not named above, kept and written back: the schema allows them.
-                #[cfg_attr(feature = "schemars", schemars(flatten))]
+                #[cfg_attr(feature = "json-schema", schemars(flatten))]
                 pub extra: #ty,
             }
         });
         // `additionalProperties: false`: a property the schema does not name is an error.
         let closed = additional
             .is_none()
-            .then(|| quote!(#[cfg_attr(feature = "schemars", schemars(deny_unknown_fields))]));
+            .then(|| quote!(#[cfg_attr(feature = "json-schema", schemars(deny_unknown_fields))]));
         let doc = doc_attrs(&doc);
         quote! {
             #doc
@@ -439,15 +439,15 @@ impl Emitter<'_> {
             #doc
             #alias
             #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-            #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+            #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
             pub enum #name {
                 #(
                     #variant_docs
-                    #[cfg_attr(feature = "schemars", schemars(rename = #values))]
+                    #[cfg_attr(feature = "json-schema", schemars(rename = #values))]
                     #variants,
                 )*
                 /// A value this version does not define (a newer peer's), as it came.
-                #[cfg_attr(feature = "schemars", schemars(skip))]
+                #[cfg_attr(feature = "json-schema", schemars(skip))]
                 #unknown(::std::string::String),
             }
             crate::rt::#mac! {
@@ -499,7 +499,7 @@ impl Emitter<'_> {
         let unknown_variant = unknown.as_ref().map(|u| {
             quote! {
                 /// A value whose tag names no arm of this version (a newer peer's), as it came.
-                #[cfg_attr(feature = "schemars", schemars(skip))]
+                #[cfg_attr(feature = "json-schema", schemars(skip))]
                 #u(serde_json::Value),
             }
         });
@@ -530,7 +530,7 @@ impl Emitter<'_> {
             #doc
             #alias
             #derives
-            #[cfg_attr(feature = "schemars", schemars(untagged))]
+            #[cfg_attr(feature = "json-schema", schemars(untagged))]
             pub enum #name {
                 #( #[doc = #vdocs] #vnames(#vtypes), )*
                 #unknown_variant

@@ -95,8 +95,8 @@ pub fn scratch_crate(
         &format!(
             "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
              publish = false\n\n[workspace]\n\n[lib]\npath = \"src/lib.rs\"\n\n\
-             # Declared, never enabled: the generated code has `cfg(feature = \"schemars\")`.\n\
-             [features]\nschemars = []\n\n\
+             # Declared, never enabled: the generated code has `cfg(feature = \"schemars\")` and `cfg(feature = \"json-schema\")`.\n\
+             [features]\nschemars = []\njson-schema = []\n\n\
              # A debug build without debug info: the check is that it compiles.\n\
              [profile.dev]\ndebug = false\n\n[dependencies]\nmcp-spec-rt = {{ path = {:?} }}\n{}",
             workspace.join("runtime").display().to_string(),
