@@ -411,7 +411,7 @@ fn params_of<M: MethodSet>(message: &M) -> Result<Option<Value>, serde_json::Err
             map.end()
         }
     }
-    match serde_json::to_value(Params(message))? {
+    match crate::write::to_value(&Params(message))? {
         Value::Object(mut map) => Ok(map.remove("params")),
         _ => Ok(None),
     }

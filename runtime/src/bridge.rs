@@ -114,7 +114,7 @@ impl Bridge {
 
     /// Remembers the client of `initialize`'s params: its `capabilities` and `clientInfo`.
     pub fn initialize<S: Serialize>(&self, params: &S) {
-        let params = serde_json::to_value(params).unwrap_or(Value::Null);
+        let params = crate::write::to_value(&params).unwrap_or(Value::Null);
         let mut state = self.state();
         for (from, to) in [
             ("capabilities", CLIENT_CAPABILITIES),
@@ -128,7 +128,7 @@ impl Bridge {
 
     /// Remembers the `level` of `logging/setLevel`'s params.
     pub fn set_level<S: Serialize>(&self, params: &S) -> Result<(), ErrorObject> {
-        let params = serde_json::to_value(params).unwrap_or(Value::Null);
+        let params = crate::write::to_value(&params).unwrap_or(Value::Null);
         let level = params
             .get("level")
             .ok_or_else(|| ErrorObject::invalid_params("logging/setLevel has no `level`"))?;
@@ -167,7 +167,7 @@ impl Bridge {
         discover: &R,
         version: &str,
     ) -> Result<Value, ErrorObject> {
-        let discover = serde_json::to_value(discover)
+        let discover = crate::write::to_value(&discover)
             .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
         let server_info = discover
             .get("_meta")
@@ -226,7 +226,7 @@ impl Bridge {
         let Some(spawn) = &self.spawn else {
             return Err(crate::service::method_not_found(method));
         };
-        let params = serde_json::to_value(params).unwrap_or(Value::Null);
+        let params = crate::write::to_value(&params).unwrap_or(Value::Null);
         let Some(uri) = params.get("uri").and_then(Value::as_str) else {
             return Err(ErrorObject::invalid_params(format!(
                 "{method} has no `uri`"

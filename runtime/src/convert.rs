@@ -86,9 +86,11 @@ where
     S: Serialize + Check + ?Sized,
     T: DeserializeOwned + Serialize + Check,
 {
-    let text = serde_json::to_string(source).map_err(not_encoded)?;
+    let text = crate::write::to_vec(source).map_err(not_encoded)?;
+    let text = String::from_utf8(text)
+        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
     let target: T = path::from_str(&text).map_err(|e| decode_error(e, ""))?;
-    let after = serde_json::to_value(&target).map_err(not_encoded)?;
+    let after = crate::write::to_value(&target).map_err(not_encoded)?;
     let json = exact_check(
         strict::issues(source),
         strict::issues(&target),
@@ -492,7 +494,7 @@ where
     S: Serialize + ?Sized,
     T: DeserializeOwned,
 {
-    let mut value = serde_json::to_value(source).unwrap_or(Value::Null);
+    let mut value = crate::write::to_value(source).unwrap_or(Value::Null);
     loop {
         match path::from_value_ref::<T>(&value) {
             Ok(target) => return target,

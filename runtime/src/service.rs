@@ -207,7 +207,7 @@ impl Peer {
         params: Option<&M::Params>,
     ) -> Result<M::Result, CallError> {
         let params = params
-            .map(serde_json::to_value)
+            .map(super::write::to_value)
             .transpose()
             .map_err(CallError::Encode)?;
         let raw = self.request_raw(M::METHOD, params).await?;
@@ -230,7 +230,7 @@ impl Peer {
         params: Option<&N::Params>,
     ) -> Result<(), CallError> {
         let params = params
-            .map(serde_json::to_value)
+            .map(super::write::to_value)
             .transpose()
             .map_err(CallError::Encode)?;
         self.notify_raw(N::METHOD, params).await

@@ -344,7 +344,7 @@ where
     let came: Value =
         serde_json::from_str(text).map_err(|e| StrictError::Decode(DecodeError::custom(e)))?;
     let written =
-        serde_json::to_value(&value).map_err(|e| StrictError::Decode(DecodeError::custom(e)))?;
+        crate::write::to_value(&value).map_err(|e| StrictError::Decode(DecodeError::custom(e)))?;
     not_kept(&came, &written, &mut Path::default(), &mut found);
     if found.is_empty() {
         Ok(value)

@@ -35,6 +35,22 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::E
     Ok(out)
 }
 
+/// `value` as a [`serde_json::Value`]: written by [`to_vec`], then read. Slower than
+/// [`serde_json::to_value`] by the read, but a type's `Serialize` is compiled for one
+/// serializer, this one, rather than for a second (the runtime's conversions and
+/// adapters, and a peer's outgoing params, go through here).
+///
+/// # Errors
+/// As [`to_vec`].
+pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<serde_json::Value, serde_json::Error> {
+    parse(&to_vec(value)?)
+}
+
+/// Compact JSON read back as a value; what [`to_value`] does once for every type.
+fn parse(bytes: &[u8]) -> Result<serde_json::Value, serde_json::Error> {
+    serde_json::from_slice(bytes)
+}
+
 /// Appends `value` as compact JSON to `out` (see [`to_vec`]). On an error, `out` keeps
 /// what was written before it.
 ///
