@@ -75,29 +75,49 @@ where
     S: Serialize + Check + ?Sized,
     T: DeserializeOwned + Serialize + Check,
 {
-    exact_json(source).map(|(target, _)| target)
+    let source = described(source).map_err(not_encoded)?;
+    let (target, written) = read::<T>(&source.text).map_err(|e| decode_error(e, ""))?;
+    exact_check(source, written)?;
+    Ok(target)
 }
 
-/// [`exact`], and the target's JSON (which the check writes anyway). Generic only where
-/// the types are: writing the source, reading the target, their catch-alls; what is
-/// compared is compared once for every pair of types ([`exact_check`]).
-fn exact_json<S, T>(source: &S) -> Result<(T, Value), ConvertError>
+/// One side of a conversion, written: its JSON text, the paths of its catch-alls
+/// ([`strict::issues`]) and of what it holds without declaring ([`strict::undeclared`]).
+/// What is compared of two sides is compared here, once for every pair of types; only
+/// reading and describing a side is generic, once for every type.
+struct Side {
+    text: String,
+    issues: Vec<strict::Issue>,
+    undeclared: Vec<String>,
+}
+
+/// `value` described as a [`Side`].
+fn described<X: Serialize + Check + ?Sized>(value: &X) -> Result<Side, serde_json::Error> {
+    let text = crate::write::to_vec(value)?;
+    Ok(Side {
+        // What the writer writes is UTF-8.
+        text: String::from_utf8(text).map_err(serde::ser::Error::custom)?,
+        issues: strict::issues(value),
+        undeclared: strict::undeclared(value),
+    })
+}
+
+/// `text` read as an `X`, and the `X` described.
+fn read<X>(text: &str) -> Result<(X, Side), path::DecodeError>
 where
-    S: Serialize + Check + ?Sized,
-    T: DeserializeOwned + Serialize + Check,
+    X: DeserializeOwned + Serialize + Check,
 {
-    let text = crate::write::to_vec(source).map_err(not_encoded)?;
-    let text = String::from_utf8(text)
-        .map_err(|e| ConvertError::new("", format!("does not encode: {e}")))?;
-    let target: T = path::from_str(&text).map_err(|e| decode_error(e, ""))?;
-    let after = crate::write::to_value(&target).map_err(not_encoded)?;
-    let json = exact_check(
-        strict::issues(source),
-        strict::issues(&target),
-        &text,
-        after,
-    )?;
-    Ok((target, json))
+    let value: X = path::from_str(text)?;
+    let side = described(&value).map_err(path::DecodeError::custom)?;
+    Ok((value, side))
+}
+
+/// [`read`], the side alone: what the per-pair conversions take as a function.
+fn read_side<X>(text: &str) -> Result<Side, path::DecodeError>
+where
+    X: DeserializeOwned + Serialize + Check,
+{
+    read::<X>(text).map(|(_, side)| side)
 }
 
 /// An encoding failure, as a conversion reports it.
@@ -113,23 +133,23 @@ fn decode_error(e: path::DecodeError, prefix: &str) -> ConvertError {
 }
 
 /// The checks of [`exact`] once both sides are written: nothing the target holds only in
-/// a catch-all where the source knew the value (`before`, `after`: their catch-alls), and
-/// the target's JSON `json` is the source's `text`. `json` back, if so.
-fn exact_check(
-    before: Vec<strict::Issue>,
-    after: Vec<strict::Issue>,
-    text: &str,
-    json: Value,
-) -> Result<Value, ConvertError> {
-    let known_before: BTreeSet<String> = before.into_iter().map(|i| i.path).collect();
-    if let Some(issue) = after.into_iter().find(|i| !known_before.contains(&i.path)) {
+/// a catch-all where the source knew the value, and the target writes back the source's
+/// very JSON. The target's JSON, if so.
+fn exact_check(source: Side, target: Side) -> Result<Value, ConvertError> {
+    let known_before: BTreeSet<String> = source.issues.into_iter().map(|i| i.path).collect();
+    if let Some(issue) = target
+        .issues
+        .into_iter()
+        .find(|i| !known_before.contains(&i.path))
+    {
         let message = issue.kind.to_string();
         return Err(ConvertError::new(issue.path, message));
     }
     // What the target does not write back as it came (a `null` it reads as absent).
-    let written: Value = serde_json::from_str(text).map_err(not_encoded)?;
-    match first_difference(&written, &json, String::new()) {
-        None => Ok(json),
+    let before: Value = serde_json::from_str(&source.text).map_err(not_encoded)?;
+    let after: Value = serde_json::from_str(&target.text).map_err(not_encoded)?;
+    match first_difference(&before, &after, String::new()) {
+        None => Ok(after),
         Some(at) => Err(ConvertError::new(at, "is not written back as it was")),
     }
 }
@@ -316,18 +336,35 @@ where
     S: DeserializeOwned + Serialize + Check,
     T: DeserializeOwned + Serialize + Check,
 {
-    Ok(converted::<S, T>(value)?.2)
+    converted(value, read_side::<S>, read_side::<T>, Keep::All)
 }
 
-/// `value` decoded as an `S`, converted by [`exact`] into a `T`, and the `T` as JSON.
-fn converted<S, T>(value: Value) -> Result<(S, T, Value), ConvertError>
-where
-    S: DeserializeOwned + Serialize + Check,
-    T: DeserializeOwned + Serialize + Check,
-{
-    let source: S = path::from_value(value).map_err(|e| decode_error(e, "does not decode: "))?;
-    let (target, json) = exact_json(&source)?;
-    Ok((source, target, json))
+/// What [`converted`] keeps of the target's JSON.
+#[derive(Clone, Copy)]
+enum Keep {
+    /// All of it (for a newer peer).
+    All,
+    /// What the source declared or held (for an older peer: [`value_down`]).
+    Declared,
+}
+
+/// `value` read by `source` (as the source's type), its JSON read by `target`, checked
+/// as [`exact`] checks, and the target's JSON as `keep` says. The one body of every
+/// per-pair conversion of JSON: the pair's types are in `source` and `target` alone.
+fn converted(
+    value: Value,
+    source: fn(&str) -> Result<Side, path::DecodeError>,
+    target: fn(&str) -> Result<Side, path::DecodeError>,
+    keep: Keep,
+) -> Result<Value, ConvertError> {
+    let source = source(&value.to_string()).map_err(|e| decode_error(e, "does not decode: "))?;
+    let target = target(&source.text).map_err(|e| decode_error(e, ""))?;
+    let (kept, newer) = (source.undeclared.clone(), target.undeclared.clone());
+    let json = exact_check(source, target)?;
+    Ok(match keep {
+        Keep::All => json,
+        Keep::Declared => without_newer(json, &kept, newer),
+    })
 }
 
 /// The general field every version reserves on every request's params, result and
@@ -351,12 +388,7 @@ where
     S: DeserializeOwned + Serialize + Check,
     T: DeserializeOwned + Serialize + Check,
 {
-    let (source, target, json) = converted::<S, T>(value)?;
-    Ok(without_newer(
-        json,
-        &strict::undeclared(&source),
-        strict::undeclared(&target),
-    ))
+    converted(value, read_side::<S>, read_side::<T>, Keep::Declared)
 }
 
 /// `json` (a target's) without what the target holds undeclared (`newer`) and the source
