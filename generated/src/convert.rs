@@ -952,65 +952,94 @@ pub mod v2025_11_25_v2026_07_28 {
     }
 }
 
-/// The pairs of consecutive versions the adapters join, newest first (those whose
-/// features are on): what `mcp-spec-session` walks to serve or answer every older
-/// version with one handler.
+/// The pairs of consecutive versions whose server adapters serve clients of the
+/// older version with a server of the newer, newest first (those whose features
+/// are on): what `mcp-spec-session` walks to serve every older version with one
+/// handler.
 #[cfg(feature = "convert")]
-pub static ADAPTERS: &[crate::rt::adapt::Pair] = &[
+pub static SERVING: &[crate::rt::adapt::Serving] = &[
     #[cfg(all(feature = "v2025_11_25", feature = "v2026_07_28"))]
-    crate::rt::adapt::Pair {
+    crate::rt::adapt::Serving {
         older: "2025-11-25",
         newer: "2026-07-28",
-        serve_older: ::std::option::Option::Some(|newer, spawn| {
+        serve_older: |newer, spawn| {
             ::std::sync::Arc::new(
                 v2025_11_25_v2026_07_28::serve_older(newer).spawning(spawn),
             )
-        }),
-        answer_older: |newer| ::std::sync::Arc::new(
-            v2025_11_25_v2026_07_28::answer_older(newer),
-        ),
-        to_older_server: v2025_11_25_v2026_07_28::TO_OLDER_SERVER,
+        },
     },
     #[cfg(all(feature = "v2025_06_18", feature = "v2025_11_25"))]
-    crate::rt::adapt::Pair {
+    crate::rt::adapt::Serving {
         older: "2025-06-18",
         newer: "2025-11-25",
-        serve_older: ::std::option::Option::Some(|newer, spawn| {
+        serve_older: |newer, spawn| {
             ::std::sync::Arc::new(
                 v2025_06_18_v2025_11_25::serve_older(newer).spawning(spawn),
             )
-        }),
-        answer_older: |newer| ::std::sync::Arc::new(
-            v2025_06_18_v2025_11_25::answer_older(newer),
-        ),
-        to_older_server: v2025_06_18_v2025_11_25::TO_OLDER_SERVER,
+        },
     },
     #[cfg(all(feature = "v2025_03_26", feature = "v2025_06_18"))]
-    crate::rt::adapt::Pair {
+    crate::rt::adapt::Serving {
         older: "2025-03-26",
         newer: "2025-06-18",
-        serve_older: ::std::option::Option::Some(|newer, spawn| {
+        serve_older: |newer, spawn| {
             ::std::sync::Arc::new(
                 v2025_03_26_v2025_06_18::serve_older(newer).spawning(spawn),
             )
-        }),
-        answer_older: |newer| ::std::sync::Arc::new(
-            v2025_03_26_v2025_06_18::answer_older(newer),
-        ),
-        to_older_server: v2025_03_26_v2025_06_18::TO_OLDER_SERVER,
+        },
     },
     #[cfg(all(feature = "v2024_11_05", feature = "v2025_03_26"))]
-    crate::rt::adapt::Pair {
+    crate::rt::adapt::Serving {
         older: "2024-11-05",
         newer: "2025-03-26",
-        serve_older: ::std::option::Option::Some(|newer, spawn| {
+        serve_older: |newer, spawn| {
             ::std::sync::Arc::new(
                 v2024_11_05_v2025_03_26::serve_older(newer).spawning(spawn),
             )
-        }),
+        },
+    },
+];
+
+/// The pairs of consecutive versions whose client adapters answer servers of the
+/// older version with a client of the newer, newest first (those whose features
+/// are on): what `mcp-spec-session` walks to reach every older server with one
+/// client handler.
+#[cfg(feature = "convert")]
+pub static ANSWERING: &[crate::rt::adapt::Answering] = &[
+    #[cfg(all(feature = "v2025_11_25", feature = "v2026_07_28"))]
+    crate::rt::adapt::Answering {
+        older: "2025-11-25",
+        newer: "2026-07-28",
+        answer_older: |newer| ::std::sync::Arc::new(
+            v2025_11_25_v2026_07_28::answer_older(newer),
+        ),
+        to_older_server: &v2025_11_25_v2026_07_28::TO_OLDER_SERVER,
+    },
+    #[cfg(all(feature = "v2025_06_18", feature = "v2025_11_25"))]
+    crate::rt::adapt::Answering {
+        older: "2025-06-18",
+        newer: "2025-11-25",
+        answer_older: |newer| ::std::sync::Arc::new(
+            v2025_06_18_v2025_11_25::answer_older(newer),
+        ),
+        to_older_server: &v2025_06_18_v2025_11_25::TO_OLDER_SERVER,
+    },
+    #[cfg(all(feature = "v2025_03_26", feature = "v2025_06_18"))]
+    crate::rt::adapt::Answering {
+        older: "2025-03-26",
+        newer: "2025-06-18",
+        answer_older: |newer| ::std::sync::Arc::new(
+            v2025_03_26_v2025_06_18::answer_older(newer),
+        ),
+        to_older_server: &v2025_03_26_v2025_06_18::TO_OLDER_SERVER,
+    },
+    #[cfg(all(feature = "v2024_11_05", feature = "v2025_03_26"))]
+    crate::rt::adapt::Answering {
+        older: "2024-11-05",
+        newer: "2025-03-26",
         answer_older: |newer| ::std::sync::Arc::new(
             v2024_11_05_v2025_03_26::answer_older(newer),
         ),
-        to_older_server: v2024_11_05_v2025_03_26::TO_OLDER_SERVER,
+        to_older_server: &v2024_11_05_v2025_03_26::TO_OLDER_SERVER,
     },
 ];

@@ -48,40 +48,41 @@ const SET_LEVEL: &str = "logging/setLevel";
 /// What the older era's resource subscriptions become ([`Subscription`]).
 const LISTEN: &str = "subscriptions/listen";
 
-/// Makes a server service of the newer version of a [`Pair`] one for clients of the
-/// older, with what runs resource subscriptions in the background across the eras.
+/// Makes a server service of the newer version of a pair one for clients of the older,
+/// with what runs resource subscriptions in the background across the eras.
 pub type ServeOlderFn = fn(Arc<dyn Service>, Option<SpawnFn>) -> Arc<dyn Service>;
 
-/// Makes a client service of the newer version of a [`Pair`] one for servers of the older.
+/// Makes a client service of the newer version of a pair one for servers of the older.
 pub type AnswerOlderFn = fn(Arc<dyn Service>) -> Arc<dyn Service>;
 
-/// One pair of consecutive versions the adapters join (the generated
-/// `convert::ADAPTERS`, newest first): what a session walks to serve, or answer, every
-/// older version with one handler.
-#[derive(Clone, Copy)]
-pub struct Pair {
+/// A pair of consecutive versions whose server adapter serves clients of the older with
+/// a server of the newer (the generated `convert::SERVING`, newest first): what a session
+/// walks to serve every older version with one server handler. A list of its own, apart
+/// from [`Answering`], so that a server's binary holds no client adapter (nothing
+/// reaches them).
+#[derive(Debug, Clone, Copy)]
+pub struct Serving {
     /// The older version.
     pub older: &'static str,
     /// The newer version.
     pub newer: &'static str,
     /// A server service of `newer` made one for clients of `older` (`serve_older`), with
-    /// what runs resource subscriptions in the background across the eras; `None` where
-    /// the pair has no server adapter.
-    pub serve_older: Option<ServeOlderFn>,
+    /// what runs resource subscriptions in the background across the eras.
+    pub serve_older: ServeOlderFn,
+}
+
+/// A pair of consecutive versions whose client adapter answers servers of the older with
+/// a client of the newer (the generated `convert::ANSWERING`, newest first).
+#[derive(Debug, Clone, Copy)]
+pub struct Answering {
+    /// The older version.
+    pub older: &'static str,
+    /// The newer version.
+    pub newer: &'static str,
     /// A client service of `newer` made one for servers of `older` (`answer_older`).
     pub answer_older: AnswerOlderFn,
     /// What a client of `newer` sends a server of `older`, made that version's.
-    pub to_older_server: Translation,
-}
-
-impl fmt::Debug for Pair {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Pair")
-            .field("older", &self.older)
-            .field("newer", &self.newer)
-            .field("serve_older", &self.serve_older.is_some())
-            .finish_non_exhaustive()
-    }
+    pub to_older_server: &'static Translation,
 }
 
 /// A service of the newer version made one of the older: see the [module](self)

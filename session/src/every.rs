@@ -1,7 +1,8 @@
 //! One handler for every protocol version, with the lifecycle left to the session: a
 //! server or a client written against 2026-07-28 speaks with peers of every older version
-//! the generated adapters reach (`mcp_spec_types::convert::ADAPTERS`, walked one pair at
-//! a time, newest first: each older version is the adapter of the one after it). Which
+//! the generated adapters reach (`mcp_spec_types::convert::SERVING` for a server,
+//! `ANSWERING` for a client, walked one pair at a time, newest first: each older version
+//! is the adapter of the one after it). Which
 //! era a connection is in, and what each era's lifecycle becomes in the other, is decided
 //! here and in the adapters (`rt::adapt`), not by the handler.
 
@@ -9,8 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_spec_types::ProtocolVersion;
-use mcp_spec_types::convert::ADAPTERS;
-use mcp_spec_types::rt::adapt::Pair;
+use mcp_spec_types::convert::{ANSWERING, SERVING};
 use mcp_spec_types::rt::convert::outbound;
 use mcp_spec_types::rt::service::{CallError, Peer, Service};
 use mcp_spec_types::rt::{bridge, envelope};
@@ -23,11 +23,21 @@ use crate::{Deferred, Spawn, Versions};
 /// The version the one handler is written for.
 const HANDLER_VERSION: ProtocolVersion = ProtocolVersion::V2026_07_28;
 
-/// The pairs from the handler's version down to the oldest, newest first.
-fn pairs() -> impl Iterator<Item = &'static Pair> {
-    ADAPTERS
-        .iter()
-        .skip_while(|p| p.newer != HANDLER_VERSION.as_str())
+/// The pairs of `list` from the handler's version down, newest first, as long as each
+/// pair's newer version is the older of the one before (a chain with no gap).
+fn chain<P>(
+    list: &'static [P],
+    versions: impl Fn(&P) -> (&'static str, &'static str) + Copy,
+) -> impl Iterator<Item = &'static P> {
+    let mut next = HANDLER_VERSION.as_str();
+    list.iter()
+        .skip_while(move |p| versions(p).1 != HANDLER_VERSION.as_str())
+        .take_while(move |p| {
+            let (older, newer) = versions(p);
+            let joined = newer == next;
+            next = older;
+            joined
+        })
 }
 
 /// A version the generated tables name: one the crate knows.
@@ -54,11 +64,8 @@ impl Versions {
             Arc::new(v::handlers::Server::new(handler).with_policy(policy));
         let mut versions = Versions::new().with(HANDLER_VERSION, service.clone());
         let spawn: bridge::SpawnFn = Arc::new(move |f| spawn.spawn(f));
-        for pair in pairs() {
-            let Some(serve_older) = pair.serve_older else {
-                break;
-            };
-            service = serve_older(service, Some(spawn.clone()));
+        for pair in chain(SERVING, |p| (p.older, p.newer)) {
+            service = (pair.serve_older)(service, Some(spawn.clone()));
             versions = versions.with(version(pair.older), service.clone());
         }
         versions
@@ -185,7 +192,7 @@ where
     let client = v::handlers::Client::new(handler).answering_inputs();
     let mut service: Arc<dyn Service> = Arc::new(client);
     let mut tables = Vec::new();
-    for pair in pairs() {
+    for pair in chain(ANSWERING, |p| (p.older, p.newer)) {
         service = (pair.answer_older)(service);
         tables.push(pair.to_older_server);
         if pair.older == version.as_str() {
@@ -196,7 +203,7 @@ where
     let server = tables
         .iter()
         .rev()
-        .fold(peer.clone(), |p, table| outbound(&p, *table));
+        .fold(peer.clone(), |p, table| outbound(&p, **table));
     peer.notify_raw("notifications/initialized", None).await?;
     Ok(Connected {
         version,

@@ -121,8 +121,10 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
             }
         });
     }
-    // The pairs the adapters join, newest first, each there with both versions' features.
-    let mut joined = Vec::new();
+    // The pairs the adapters join, newest first, each there with both versions' features:
+    // the server adapters in one list, the client adapters in another (a server's binary
+    // then holds no client adapter).
+    let (mut serving, mut answering) = (Vec::new(), Vec::new());
     for pair in models.windows(2).rev() {
         let (old, new) = (&pair[0], &pair[1]);
         let serve = lifecycle(old, new, Side::Server);
@@ -133,29 +135,42 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         let (old_mod, new_mod) = (module_name(&old.version), module_name(&new.version));
         let module = ident(&format!("{old_mod}_{new_mod}"));
         let (old_v, new_v) = (&old.version, &new.version);
-        let serve = match serve {
-            None => quote!(::std::option::Option::None),
-            Some(_) => quote!(::std::option::Option::Some(|newer, spawn| {
-                ::std::sync::Arc::new(#module::serve_older(newer).spawning(spawn))
-            })),
-        };
-        joined.push(quote! {
+        if serve.is_some() {
+            serving.push(quote! {
+                #[cfg(all(feature = #old_mod, feature = #new_mod))]
+                crate::rt::adapt::Serving {
+                    older: #old_v,
+                    newer: #new_v,
+                    serve_older: |newer, spawn| {
+                        ::std::sync::Arc::new(#module::serve_older(newer).spawning(spawn))
+                    },
+                },
+            });
+        }
+        answering.push(quote! {
             #[cfg(all(feature = #old_mod, feature = #new_mod))]
-            crate::rt::adapt::Pair {
+            crate::rt::adapt::Answering {
                 older: #old_v,
                 newer: #new_v,
-                serve_older: #serve,
                 answer_older: |newer| ::std::sync::Arc::new(#module::answer_older(newer)),
-                to_older_server: #module::TO_OLDER_SERVER,
+                to_older_server: &#module::TO_OLDER_SERVER,
             },
         });
     }
     pairs.push(quote! {
-        /// The pairs of consecutive versions the adapters join, newest first (those whose
-        /// features are on): what `mcp-spec-session` walks to serve or answer every older
-        /// version with one handler.
+        /// The pairs of consecutive versions whose server adapters serve clients of the
+        /// older version with a server of the newer, newest first (those whose features
+        /// are on): what `mcp-spec-session` walks to serve every older version with one
+        /// handler.
         #[cfg(feature = "convert")]
-        pub static ADAPTERS: &[crate::rt::adapt::Pair] = &[ #( #joined )* ];
+        pub static SERVING: &[crate::rt::adapt::Serving] = &[ #( #serving )* ];
+
+        /// The pairs of consecutive versions whose client adapters answer servers of the
+        /// older version with a client of the newer, newest first (those whose features
+        /// are on): what `mcp-spec-session` walks to reach every older server with one
+        /// client handler.
+        #[cfg(feature = "convert")]
+        pub static ANSWERING: &[crate::rt::adapt::Answering] = &[ #( #answering )* ];
     });
     let table = table.into_iter().map(|line| format!(" {line}"));
     let tokens = quote! {
