@@ -56,15 +56,43 @@ fn string_key(types: &BTreeMap<&str, &TypeDef>, ty: &str, wire: &str) -> Option<
 
 /// `Router` and its `ServerHandler` impl, or nothing where the model lacks a shape.
 pub(super) fn router(model: &Model, server_answers: &[&MethodDef]) -> TokenStream {
-    emit(model, server_answers).unwrap_or_default()
+    let shapes = Shapes {
+        types: model.types.iter().map(|t| (t.name.as_str(), t)).collect(),
+        server_answers,
+        version: &model.version,
+    };
+    shapes.emit().unwrap_or_default()
 }
 
-fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
-    let types: BTreeMap<&str, &TypeDef> =
-        model.types.iter().map(|t| (t.name.as_str(), t)).collect();
-    let method = |name: &str| server_answers.iter().copied().find(|m| m.method == name);
-    // The signature of the trait's method, as `handlers::handler_trait` spells it.
-    let sig = |m: &MethodDef| {
+/// What the router emitter reads of one version: its types by name, the requests its
+/// server answers, its version.
+struct Shapes<'m> {
+    types: BTreeMap<&'m str, &'m TypeDef>,
+    server_answers: &'m [&'m MethodDef],
+    version: &'m str,
+}
+
+/// What the emitter found of one kind of part: its list request, its serving request, the
+/// list built from what the router holds, the item's key field and the params' one.
+struct PartFound<'m> {
+    list: &'m MethodDef,
+    serve: &'m MethodDef,
+    listed: TokenStream,
+    key: TokenStream,
+    params_key: TokenStream,
+}
+
+impl<'m> Shapes<'m> {
+    /// The request `name` the server answers.
+    fn method(&self, name: &str) -> Option<&'m MethodDef> {
+        self.server_answers
+            .iter()
+            .copied()
+            .find(|m| m.method == name)
+    }
+
+    /// The signature of the trait's method, as `handlers::handler_trait` spells it.
+    fn sig(&self, m: &MethodDef) -> TokenStream {
         let f = ident(&super::rust::handler_fn_name(m));
         let param = super::rust::params_arg(m).map(|t| quote!(params: #t,));
         let result = result_type(m);
@@ -72,29 +100,28 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
             async fn #f(&self, #param cx: RequestContext<ClientPeer>)
                 -> ::std::result::Result<#result, crate::rt::jsonrpc::ErrorObject>
         }
-    };
-    let named =
-        |m: &MethodDef, ty: &str| m.params_required && m.params == Some(TypeRef::Named(ty.into()));
+    }
 
-    let version = &model.version;
-    let enum_value = |ty: &str, wire: &str, value: &str| {
-        let f = fields(&types, ty)?.iter().find(|f| f.wire == wire)?;
+    /// The value `value` of the string enum of `ty`'s member `wire`.
+    fn enum_value(&self, ty: &str, wire: &str, value: &str) -> Option<TokenStream> {
+        let f = fields(&self.types, ty)?.iter().find(|f| f.wire == wire)?;
         let TypeRef::Named(e) = &f.ty else {
             return None;
         };
-        match &types.get(e.as_str())?.kind {
+        match &self.types.get(e.as_str())?.kind {
             Kind::StringEnum { values } if values.iter().any(|v| v == value) => {
                 let (e, v) = (ident(e), ident(&crate::names::variant_name(value)));
                 Some(quote!(super::#e::#v))
             }
             _ => None,
         }
-    };
-    // What a discover-era result says besides its content, as `SERVED.result_common` gives
-    // it: a string, a number, or a value of the member's string enum.
-    let result_common = |ty: &str, wire: &str| {
+    }
+
+    /// What a discover-era result says besides its content, as `SERVED.result_common`
+    /// gives it: a string, a number, or a value of the member's string enum.
+    fn result_common(&self, ty: &str, wire: &str) -> Option<TokenStream> {
         let (_, value) = SERVED.result_common.iter().find(|(m, _)| *m == wire)?;
-        let f = fields(&types, ty)?.iter().find(|f| f.wire == wire)?;
+        let f = fields(&self.types, ty)?.iter().find(|f| f.wire == wire)?;
         match &f.ty {
             TypeRef::String => Some(quote!(#value)),
             TypeRef::Integer | TypeRef::Unsigned => {
@@ -102,22 +129,29 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
                 let n = proc_macro2::Literal::u64_unsuffixed(n);
                 Some(quote!(#n))
             }
-            TypeRef::Named(_) => enum_value(ty, wire, value),
+            TypeRef::Named(_) => self.enum_value(ty, wire, value),
             _ => None,
         }
-    };
-    let new_result = |ty: &str, arg: &dyn Fn(&str) -> Option<TokenStream>| {
-        new_call(&types, ty, |wire| {
-            arg(wire).or_else(|| result_common(ty, wire))
-        })
-    };
+    }
 
-    // The lifecycle: `initialize` (the version, the capabilities of what was registered,
-    // the info), or `server/discover` (the same, the info in the result's `_meta`).
-    let lifecycle = match (method(LIFECYCLE.initialize), method(LIFECYCLE.discover)) {
-        (Some(initialize), _) => {
+    /// `ty::new(..)`, each argument from `arg` or [`Shapes::result_common`].
+    fn new_result(
+        &self,
+        ty: &str,
+        arg: &dyn Fn(&str) -> Option<TokenStream>,
+    ) -> Option<TokenStream> {
+        new_call(&self.types, ty, |wire| {
+            arg(wire).or_else(|| self.result_common(ty, wire))
+        })
+    }
+
+    /// The lifecycle: `initialize` (the version, the capabilities of what was registered,
+    /// the info), or `server/discover` (the same, the info in the result's `_meta`).
+    fn lifecycle(&self) -> Option<TokenStream> {
+        let version = self.version;
+        if let Some(initialize) = self.method(LIFECYCLE.initialize) {
             let [version_member, capabilities_member, info_member] = SERVED.initialize;
-            let init_result = new_result(initialize.result.as_deref()?, &|wire| {
+            let init_result = self.new_result(initialize.result.as_deref()?, &|wire| {
                 if wire == version_member {
                     Some(quote!(#version))
                 } else if wire == capabilities_member {
@@ -128,200 +162,309 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
                     None
                 }
             })?;
-            let sig = sig(initialize);
-            quote! {
+            let sig = self.sig(initialize);
+            return Some(quote! {
                 #sig {
                     Ok(#init_result)
                 }
-            }
+            });
         }
-        (None, Some(discover)) => {
-            let [versions_member, capabilities_member, meta_member, info_key] = SERVED.discover;
-            let result = discover.result.as_deref()?;
-            let discovered = new_result(result, &|wire| {
-                if wire == versions_member {
-                    Some(quote!(::std::vec![#version.into()]))
-                } else if wire == capabilities_member {
-                    Some(quote!(router_capabilities(self.held())))
-                } else {
-                    None
-                }
-            })?;
-            // `_meta` carries the server's info, in a type that has nothing required.
-            let meta = fields(&types, result)?
-                .iter()
-                .find(|f| f.wire == meta_member && !f.required)?;
-            let TypeRef::Named(meta_ty) = &meta.ty else {
-                return None;
-            };
-            let info = fields(&types, meta_ty)?
-                .iter()
-                .find(|f| f.wire == info_key && !f.required)?;
-            if !types.get(meta_ty.as_str())?.default
-                || info.ty != TypeRef::Named(SERVED.info.into())
-            {
-                return None;
+        let discover = self.method(LIFECYCLE.discover)?;
+        let [versions_member, capabilities_member, meta_member, info_key] = SERVED.discover;
+        let result = discover.result.as_deref()?;
+        let discovered = self.new_result(result, &|wire| {
+            if wire == versions_member {
+                Some(quote!(::std::vec![#version.into()]))
+            } else if wire == capabilities_member {
+                Some(quote!(router_capabilities(self.held())))
+            } else {
+                None
             }
-            let (meta_field, meta_ty, info_field) =
-                (ident(&meta.name), ident(meta_ty), ident(&info.name));
-            let result = ident(result);
-            let sig = sig(discover);
-            quote! {
-                #sig {
-                    let meta = super::#meta_ty {
-                        #info_field: ::std::option::Option::Some(self.info().clone()),
-                        ..::std::default::Default::default()
-                    };
-                    Ok(super::#result { #meta_field: ::std::option::Option::Some(meta), ..#discovered })
-                }
-            }
-        }
-        _ => return None,
-    };
-    let (capabilities_ty, logging) = SERVED.capabilities;
-    let caps = types.get(capabilities_ty).filter(|t| t.default)?;
-    let Kind::Struct {
-        fields: cap_fields, ..
-    } = &caps.kind
-    else {
-        return None;
-    };
-    let capability = |wire: &str| {
-        let f = cap_fields.iter().find(|f| f.wire == wire && !f.required)?;
-        let defaults = match &f.ty {
-            TypeRef::Named(n) => types.get(n.as_str()).is_some_and(|t| t.default),
-            TypeRef::Map(_) => true,
-            _ => false,
+        })?;
+        // `_meta` carries the server's info, in a type that has nothing required.
+        let meta = fields(&self.types, result)?
+            .iter()
+            .find(|f| f.wire == meta_member && !f.required)?;
+        let TypeRef::Named(meta_ty) = &meta.ty else {
+            return None;
         };
-        defaults.then(|| ident(&f.name))
-    };
-    let (cap_tools, cap_resources, cap_prompts, cap_logging) = (
-        capability(TOOLS.capability)?,
-        capability(RESOURCES.capability)?,
-        capability(PROMPTS.capability)?,
-        capability(logging)?,
-    );
-    let capabilities_ty = ident(capabilities_ty);
-
-    // A part: its list request and the list built from what the router holds, its
-    // serving request (params of the part's own type, with a result), its keys.
-    let part = |part: &Part, held: TokenStream| {
-        let list = method(part.list)?;
-        let serve = method(part.serve)?;
-        if !named(serve, part.params) || serve.result.is_none() {
+        let info = fields(&self.types, meta_ty)?
+            .iter()
+            .find(|f| f.wire == info_key && !f.required)?;
+        if !self.types.get(meta_ty.as_str())?.default
+            || info.ty != TypeRef::Named(SERVED.info.into())
+        {
             return None;
         }
-        let listed = new_result(list.result.as_deref()?, &|wire| {
-            (wire == part.listed).then(|| held.clone())
-        })?;
-        let key = string_key(&types, part.item, part.key)?;
-        let params_key = string_key(&types, part.params, part.params_key)?;
-        Some((list, serve, listed, key, params_key))
-    };
-    let (list_tools, call_tool, tools_list, tool_key, call_key) =
-        part(&TOOLS, quote!(self.tools()))?;
-    let (list_resources, read_resource, resources_list, resource_key, read_key) =
-        part(&RESOURCES, quote!(self.resources()))?;
-    let (list_prompts, get_prompt, prompts_list, prompt_key, get_key) =
-        part(&PROMPTS, quote!(self.prompts()))?;
-
-    // Tools: a result with `text` and `error`, arguments decoded by `arguments_as`, a
-    // result the trait's answer converts from.
-    let tool_result = TOOL_SHAPES.result;
-    let result_fields = fields(&types, tool_result)?;
-    let has_error = result_fields
-        .iter()
-        .any(|f| f.wire == TOOL_SHAPES.is_error && !f.required)
-        && !constructors::call_tool_result_shortcuts(types[tool_result], result_fields, &types)
-            .is_empty();
-    let has_arguments_as = !constructors::call_tool_params_shortcuts(
-        types[TOOLS.params],
-        fields(&types, TOOLS.params)?,
-    )
-    .is_empty();
-    let converts = match call_tool.result.as_deref()? {
-        r if r == tool_result => true,
-        other => matches!(&types.get(other)?.kind, Kind::Union { variants, .. }
-            if variants.iter().filter(|v| v.ty == TypeRef::Named(tool_result.into())).count() == 1),
-    };
-    if !(has_error && has_arguments_as && converts) {
-        return None;
+        let (meta_field, meta_ty, info_field) =
+            (ident(&meta.name), ident(meta_ty), ident(&info.name));
+        let result = ident(result);
+        let sig = self.sig(discover);
+        Some(quote! {
+            #sig {
+                let meta = super::#meta_ty {
+                    #info_field: ::std::option::Option::Some(self.info().clone()),
+                    ..::std::default::Default::default()
+                };
+                Ok(super::#result { #meta_field: ::std::option::Option::Some(meta), ..#discovered })
+            }
+        })
     }
 
-    // Templates, if the version lists them, are none: a `Router` serves fixed URIs.
-    let (templates_method, templates_member) = SERVED.templates;
-    let templates = method(templates_method).and_then(|m| {
-        let list = new_result(m.result.as_deref()?, &|wire| {
+    /// The capabilities type and its fields for tools, resources, prompts and logging,
+    /// each optional with a default.
+    fn capabilities(&self) -> Option<TokenStream> {
+        let (capabilities_ty, logging) = SERVED.capabilities;
+        let caps = self.types.get(capabilities_ty).filter(|t| t.default)?;
+        let Kind::Struct {
+            fields: cap_fields, ..
+        } = &caps.kind
+        else {
+            return None;
+        };
+        let capability = |wire: &str| {
+            let f = cap_fields.iter().find(|f| f.wire == wire && !f.required)?;
+            let defaults = match &f.ty {
+                TypeRef::Named(n) => self.types.get(n.as_str()).is_some_and(|t| t.default),
+                TypeRef::Map(_) => true,
+                _ => false,
+            };
+            defaults.then(|| ident(&f.name))
+        };
+        let fields = [
+            capability(TOOLS.capability)?,
+            capability(RESOURCES.capability)?,
+            capability(PROMPTS.capability)?,
+            capability(logging)?,
+        ];
+        let ty = ident(capabilities_ty);
+        Some(quote!(super::#ty[#( #fields ),*]))
+    }
+
+    /// A part: its list request and the list built from what the router holds (`held`),
+    /// its serving request (params of the part's own type, with a result), its keys.
+    fn part(&self, part: &Part, held: TokenStream) -> Option<PartFound<'m>> {
+        let list = self.method(part.list)?;
+        let serve = self.method(part.serve)?;
+        let named =
+            serve.params_required && serve.params == Some(TypeRef::Named(part.params.into()));
+        if !named || serve.result.is_none() {
+            return None;
+        }
+        let listed = self.new_result(list.result.as_deref()?, &|wire| {
+            (wire == part.listed).then(|| held.clone())
+        })?;
+        Some(PartFound {
+            list,
+            serve,
+            listed,
+            key: string_key(&self.types, part.item, part.key)?,
+            params_key: string_key(&self.types, part.params, part.params_key)?,
+        })
+    }
+
+    /// Whether tools fit: a result with `text` and `error`, arguments decoded by
+    /// `arguments_as`, a result the trait's answer (`call`'s) converts from.
+    fn tools_fit(&self, call: &MethodDef) -> Option<bool> {
+        let tool_result = TOOL_SHAPES.result;
+        let result_fields = fields(&self.types, tool_result)?;
+        let has_error = result_fields
+            .iter()
+            .any(|f| f.wire == TOOL_SHAPES.is_error && !f.required)
+            && !constructors::call_tool_result_shortcuts(
+                self.types[tool_result],
+                result_fields,
+                &self.types,
+            )
+            .is_empty();
+        let has_arguments_as = !constructors::call_tool_params_shortcuts(
+            self.types[TOOLS.params],
+            fields(&self.types, TOOLS.params)?,
+        )
+        .is_empty();
+        let converts = match call.result.as_deref()? {
+            r if r == tool_result => true,
+            other => matches!(&self.types.get(other)?.kind, Kind::Union { variants, .. }
+                if variants.iter().filter(|v| v.ty == TypeRef::Named(tool_result.into())).count() == 1),
+        };
+        Some(has_error && has_arguments_as && converts)
+    }
+
+    /// Templates, if the version lists them, are none: a `Router` serves fixed URIs.
+    fn templates(&self) -> Option<TokenStream> {
+        let (templates_method, templates_member) = SERVED.templates;
+        let m = self.method(templates_method)?;
+        let list = self.new_result(m.result.as_deref()?, &|wire| {
             (wire == templates_member).then(|| quote!(::std::vec::Vec::new()))
         })?;
-        let sig = sig(m);
+        let sig = self.sig(m);
         Some(quote! {
             /// No templates: a `Router` serves fixed URIs.
             #sig {
                 Ok(#list)
             }
         })
-    });
+    }
 
-    // The request that sets the logging level, where the version has it (the discover
-    // era sends the level with each request instead): accepted once `logging()` was.
-    let set_level = match method(SERVED.set_level) {
-        Some(m) => {
-            types.get(m.result.as_deref()?).filter(|t| t.default)?;
-            let sig = sig(m);
-            let name = &m.method;
-            quote! {
-                #sig {
-                    self.set_level(#name).map(|()| ::std::default::Default::default())
+    /// The request that sets the logging level, where the version has it (the discover
+    /// era sends the level with each request instead): accepted once `logging()` was.
+    /// `None` where it has one the router cannot answer.
+    fn set_level(&self) -> Option<TokenStream> {
+        let Some(m) = self.method(SERVED.set_level) else {
+            return Some(quote!());
+        };
+        self.types.get(m.result.as_deref()?).filter(|t| t.default)?;
+        let sig = self.sig(m);
+        let name = &m.method;
+        Some(quote! {
+            #sig {
+                self.set_level(#name).map(|()| ::std::default::Default::default())
+            }
+        })
+    }
+
+    /// The `Router` alias's documentation: what it answers, in this era.
+    fn answers_doc(&self) -> String {
+        if self.method(LIFECYCLE.initialize).is_none() {
+            format!(
+                " It answers `{}` with this version, the capabilities of what it holds, and \
+                 the [`{info}`](super::{info}) it was made with in the result's `_meta`; it \
+                 lists everything it holds in one page, as the same for every client and not \
+                 to be kept.",
+                LIFECYCLE.discover,
+                info = SERVED.info
+            )
+        } else {
+            format!(
+                " It answers `{}` with this version, the [`{info}`](super::{info}) it was made \
+                 with, and the capabilities of what it holds; it lists everything it holds in \
+                 one page.",
+                LIFECYCLE.initialize,
+                info = SERVED.info
+            )
+        }
+    }
+
+    fn emit(&self) -> Option<TokenStream> {
+        let lifecycle = self.lifecycle()?;
+        let capabilities = self.capabilities()?;
+        let tools = self.part(&TOOLS, quote!(self.tools()))?;
+        let resources = self.part(&RESOURCES, quote!(self.resources()))?;
+        let prompts = self.part(&PROMPTS, quote!(self.prompts()))?;
+        if !self.tools_fit(tools.serve)? {
+            return None;
+        }
+        let templates = self.templates();
+        let set_level = self.set_level()?;
+        let answers_doc = self.answers_doc();
+        let example = example(&super::rust::module_name(self.version));
+
+        let [
+            sig_list_tools,
+            sig_call,
+            sig_list_resources,
+            sig_read,
+            sig_list_prompts,
+            sig_get,
+        ] = [
+            tools.list,
+            tools.serve,
+            resources.list,
+            resources.serve,
+            prompts.list,
+            prompts.serve,
+        ]
+        .map(|m| self.sig(m));
+        let (read_result, prompt_result) = (
+            ident(resources.serve.result.as_deref()?),
+            ident(prompts.serve.result.as_deref()?),
+        );
+        let [info, tool, call, called, resource, read, prompt, get] = [
+            SERVED.info,
+            TOOLS.item,
+            TOOLS.params,
+            TOOL_SHAPES.result,
+            RESOURCES.item,
+            RESOURCES.params,
+            PROMPTS.item,
+            PROMPTS.params,
+        ]
+        .map(ident);
+        let (tool_key, call_key, tools_list) = (&tools.key, &tools.params_key, &tools.listed);
+        let (resource_key, read_key, resources_list) =
+            (&resources.key, &resources.params_key, &resources.listed);
+        let (prompt_key, get_key, prompts_list) =
+            (&prompts.key, &prompts.params_key, &prompts.listed);
+
+        Some(quote! {
+            /// A [`ServerHandler`] assembled from parts: tools, resources and prompts, each
+            /// with the function that serves it, found by name (a resource by URI): the
+            /// runtime's [`Router`](crate::rt::router::Router) made of this version's types
+            /// ([`RouterParts`]).
+            ///
+            #[doc = #answers_doc]
+            ///
+            /// A tool's arguments are decoded into the type its function takes; arguments that
+            /// do not fit are answered as a tool error (`isError`, with the path of what does
+            /// not fit) that the model can correct, as the specification asks of input
+            /// validation since 2025-11-25. An unknown tool or prompt is -32602, an unknown
+            /// resource -32002. What a `Router` cannot do (resource templates, completion,
+            /// subscriptions, pagination) takes a [`ServerHandler`] of one's own.
+            ///
+            /// Registering a second tool, resource or prompt with the same key replaces the
+            /// first in its place.
+            ///
+            #[doc = #example]
+            pub type Router = crate::rt::router::Router<RouterParts>;
+
+            crate::rt::router_parts! {
+                RouterParts for ClientPeer {
+                    info: super::#info,
+                    tools: super::#tool[#tool_key] by super::#call[#call_key] => super::#called,
+                    resources: super::#resource[#resource_key] by super::#read[#read_key] => super::#read_result,
+                    prompts: super::#prompt[#prompt_key] by super::#get[#get_key] => super::#prompt_result,
+                    capabilities: #capabilities,
                 }
             }
-        }
-        None => quote!(),
-    };
 
-    let discover_era = method(LIFECYCLE.initialize).is_none();
-    let answers_doc = if discover_era {
-        format!(
-            " It answers `{}` with this version, the capabilities of what it holds, and the \
-             [`{info}`](super::{info}) it was made with in the result's `_meta`; it lists \
-             everything it holds in one page, as the same for every client and not to be kept.",
-            LIFECYCLE.discover,
-            info = SERVED.info
-        )
-    } else {
-        format!(
-            " It answers `{}` with this version, the [`{info}`](super::{info}) it was made \
-             with, and the capabilities of what it holds; it lists everything it holds in one \
-             page.",
-            LIFECYCLE.initialize,
-            info = SERVED.info
-        )
-    };
-    let (sig_list_tools, sig_call, sig_list_resources, sig_read) = (
-        sig(list_tools),
-        sig(call_tool),
-        sig(list_resources),
-        sig(read_resource),
-    );
-    let (sig_list_prompts, sig_get) = (sig(list_prompts), sig(get_prompt));
-    let (read_result, prompt_result) = (
-        ident(read_resource.result.as_deref()?),
-        ident(get_prompt.result.as_deref()?),
-    );
-    let (info, tool, call, called) = (
-        ident(SERVED.info),
-        ident(TOOLS.item),
-        ident(TOOLS.params),
-        ident(tool_result),
-    );
-    let (resource, read, prompt, get) = (
-        ident(RESOURCES.item),
-        ident(RESOURCES.params),
-        ident(PROMPTS.item),
-        ident(PROMPTS.params),
-    );
-    let module = super::rust::module_name(version);
-    let example = format!(
+            impl ServerHandler for Router {
+                #lifecycle
+
+                #sig_list_tools {
+                    Ok(#tools_list)
+                }
+
+                #sig_call {
+                    Ok(::std::convert::Into::into(self.serve_tool(params, cx).await?))
+                }
+
+                #sig_list_resources {
+                    Ok(#resources_list)
+                }
+
+                #templates
+
+                #sig_read {
+                    self.serve_resource(params, cx).await
+                }
+
+                #sig_list_prompts {
+                    Ok(#prompts_list)
+                }
+
+                #sig_get {
+                    self.serve_prompt(params, cx).await
+                }
+
+                #set_level
+            }
+        })
+    }
+}
+
+/// The `Router` alias's example, in the version module `module`.
+fn example(module: &str) -> String {
+    format!(
         r##" ```
  use mcp_spec_types::rt::jsonrpc::ErrorObject;
  use mcp_spec_types::rt::service::RequestContext;
@@ -341,69 +484,5 @@ fn emit(model: &Model, server_answers: &[&MethodDef]) -> Option<TokenStream> {
      .logging();
  // Serve it: `Server::new(router)`, on a session engine.
  ```"##
-    );
-
-    Some(quote! {
-        /// A [`ServerHandler`] assembled from parts: tools, resources and prompts, each
-        /// with the function that serves it, found by name (a resource by URI): the
-        /// runtime's [`Router`](crate::rt::router::Router) made of this version's types
-        /// ([`RouterParts`]).
-        ///
-        #[doc = #answers_doc]
-        ///
-        /// A tool's arguments are decoded into the type its function takes; arguments that
-        /// do not fit are answered as a tool error (`isError`, with the path of what does
-        /// not fit) that the model can correct, as the specification asks of input
-        /// validation since 2025-11-25. An unknown tool or prompt is -32602, an unknown
-        /// resource -32002. What a `Router` cannot do (resource templates, completion,
-        /// subscriptions, pagination) takes a [`ServerHandler`] of one's own.
-        ///
-        /// Registering a second tool, resource or prompt with the same key replaces the
-        /// first in its place.
-        ///
-        #[doc = #example]
-        pub type Router = crate::rt::router::Router<RouterParts>;
-
-        crate::rt::router_parts! {
-            RouterParts for ClientPeer {
-                info: super::#info,
-                tools: super::#tool[#tool_key] by super::#call[#call_key] => super::#called,
-                resources: super::#resource[#resource_key] by super::#read[#read_key] => super::#read_result,
-                prompts: super::#prompt[#prompt_key] by super::#get[#get_key] => super::#prompt_result,
-                capabilities: super::#capabilities_ty[#cap_tools, #cap_resources, #cap_prompts, #cap_logging],
-            }
-        }
-
-        impl ServerHandler for Router {
-            #lifecycle
-
-            #sig_list_tools {
-                Ok(#tools_list)
-            }
-
-            #sig_call {
-                Ok(::std::convert::Into::into(self.serve_tool(params, cx).await?))
-            }
-
-            #sig_list_resources {
-                Ok(#resources_list)
-            }
-
-            #templates
-
-            #sig_read {
-                self.serve_resource(params, cx).await
-            }
-
-            #sig_list_prompts {
-                Ok(#prompts_list)
-            }
-
-            #sig_get {
-                self.serve_prompt(params, cx).await
-            }
-
-            #set_level
-        }
-    })
+    )
 }
