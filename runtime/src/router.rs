@@ -90,28 +90,42 @@ type ResourceEntry<P> =
 type PromptEntry<P> =
     Entry<<P as Parts>::Peer, <P as Parts>::Prompt, <P as Parts>::Get, <P as Parts>::GetOut>;
 
-/// Adds `entry`, or puts it in the place of the one with its key.
-fn place<Peer, T, P, R>(list: &mut Vec<Entry<Peer, T, P, R>>, entry: Entry<Peer, T, P, R>) {
+/// The keys of `list`, in order.
+fn keys<Peer, T, P, R>(list: &[Entry<Peer, T, P, R>]) -> Vec<&str> {
+    list.iter().map(|e| e.key.as_str()).collect()
+}
+
+/// Adds `item` with its function, keyed by `key`, or puts it in the place of the one
+/// with that key.
+fn add<Peer, T, P, R>(
+    list: &mut Vec<Entry<Peer, T, P, R>>,
+    key: String,
+    item: T,
+    call: PartFn<Peer, P, R>,
+) {
+    let entry = Entry { key, item, call };
     match list.iter_mut().find(|e| e.key == entry.key) {
         Some(slot) => *slot = entry,
         None => list.push(entry),
     }
 }
 
-/// The keys of `list`, in order.
-fn keys<Peer, T, P, R>(list: &[Entry<Peer, T, P, R>]) -> Vec<&str> {
-    list.iter().map(|e| e.key.as_str()).collect()
-}
-
-/// The entry of `key`, or `missing(key)`.
-fn find<'a, Peer, T, P, R>(
-    list: &'a [Entry<Peer, T, P, R>],
-    key: &str,
-    missing: impl FnOnce(&str) -> ErrorObject,
-) -> Result<&'a Entry<Peer, T, P, R>, ErrorObject> {
-    list.iter()
-        .find(|e| e.key == key)
-        .ok_or_else(|| missing(key))
+/// Answers `params` by the function of the entry its key (`key_of`) names, or with
+/// `missing(key)`.
+fn serve<Peer, T, P, R: 'static>(
+    list: &[Entry<Peer, T, P, R>],
+    params: P,
+    cx: RequestContext<Peer>,
+    key_of: fn(&P) -> &str,
+    missing: fn(&str) -> ErrorObject,
+) -> BoxFuture<'static, Result<R, ErrorObject>> {
+    match list.iter().find(|e| e.key == key_of(&params)) {
+        Some(entry) => (entry.call)(params, cx),
+        None => {
+            let error = missing(key_of(&params));
+            Box::pin(async move { Err(error) })
+        }
+    }
 }
 
 /// What a [`Router`] holds, for the capabilities its version declares.
@@ -183,14 +197,7 @@ impl<P: Parts> Router<P> {
                 }
             });
         let key = P::tool_key(&tool).to_string();
-        place(
-            &mut self.tools,
-            Entry {
-                key,
-                item: tool,
-                call,
-            },
-        );
+        add(&mut self.tools, key, tool, call);
         self
     }
 
@@ -200,17 +207,10 @@ impl<P: Parts> Router<P> {
         F: Fn(P::Read, RequestContext<P::Peer>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<P::ReadOut, ErrorObject>> + Send + 'static,
     {
-        let key = P::resource_key(&resource).to_string();
         let call: PartFn<P::Peer, P::Read, P::ReadOut> =
             Box::new(move |params, cx| Box::pin(f(params, cx)));
-        place(
-            &mut self.resources,
-            Entry {
-                key,
-                item: resource,
-                call,
-            },
-        );
+        let key = P::resource_key(&resource).to_string();
+        add(&mut self.resources, key, resource, call);
         self
     }
 
@@ -220,17 +220,10 @@ impl<P: Parts> Router<P> {
         F: Fn(P::Get, RequestContext<P::Peer>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<P::GetOut, ErrorObject>> + Send + 'static,
     {
-        let key = P::prompt_key(&prompt).to_string();
         let call: PartFn<P::Peer, P::Get, P::GetOut> =
             Box::new(move |params, cx| Box::pin(f(params, cx)));
-        place(
-            &mut self.prompts,
-            Entry {
-                key,
-                item: prompt,
-                call,
-            },
-        );
+        let key = P::prompt_key(&prompt).to_string();
+        add(&mut self.prompts, key, prompt, call);
         self
     }
 
@@ -280,12 +273,9 @@ impl<P: Parts> Router<P> {
         params: P::Call,
         cx: RequestContext<P::Peer>,
     ) -> BoxFuture<'static, Result<P::Called, ErrorObject>> {
-        match find(&self.tools, P::call_key(&params), |key| {
+        serve(&self.tools, params, cx, P::call_key, |key| {
             ErrorObject::invalid_params(format!("unknown tool `{key}`"))
-        }) {
-            Ok(entry) => (entry.call)(params, cx),
-            Err(e) => Box::pin(async move { Err(e) }),
-        }
+        })
     }
 
     /// Answers a read by the function of the resource it names; -32002 for a URI it does
@@ -295,12 +285,9 @@ impl<P: Parts> Router<P> {
         params: P::Read,
         cx: RequestContext<P::Peer>,
     ) -> BoxFuture<'static, Result<P::ReadOut, ErrorObject>> {
-        match find(&self.resources, P::read_key(&params), |key| {
+        serve(&self.resources, params, cx, P::read_key, |key| {
             ErrorObject::new(RESOURCE_NOT_FOUND, format!("resource not found: {key}"))
-        }) {
-            Ok(entry) => (entry.call)(params, cx),
-            Err(e) => Box::pin(async move { Err(e) }),
-        }
+        })
     }
 
     /// Answers a get by the function of the prompt it names; -32602 for a prompt it does
@@ -310,12 +297,9 @@ impl<P: Parts> Router<P> {
         params: P::Get,
         cx: RequestContext<P::Peer>,
     ) -> BoxFuture<'static, Result<P::GetOut, ErrorObject>> {
-        match find(&self.prompts, P::get_key(&params), |key| {
+        serve(&self.prompts, params, cx, P::get_key, |key| {
             ErrorObject::invalid_params(format!("unknown prompt `{key}`"))
-        }) {
-            Ok(entry) => (entry.call)(params, cx),
-            Err(e) => Box::pin(async move { Err(e) }),
-        }
+        })
     }
 
     /// Whether a request that sets the logging level (named `method`) is accepted: once
