@@ -9,6 +9,9 @@
 #   server-ours    bench/compile-cost/ours: a small stdio server as a user writes it on this
 #                  project (a 2026-07-28 `Router`, two tools, a resource, a prompt, logging,
 #                  served for every version with `Versions::every_version`)
+#   server-ours-one  the same crate without its default feature `every-version`: the same
+#                  server for 2026-07-28 alone (what serving the older versions costs is
+#                  the difference)
 #   server-rmcp    bench/compile-cost/rmcp: the same server on the official SDK, rmcp 3.11.0
 #
 # For the first three: the wall time of the clean build (dependencies included), and of
@@ -31,7 +34,7 @@ root=$(dirname "$here")
 out=${COMPILE_COST_DIR:-$root/target/compile-cost}
 mkdir -p "$out"
 
-all=(generated-one generated-all consumer server-ours server-rmcp)
+all=(generated-one generated-all consumer server-ours server-ours-one server-rmcp)
 if [ $# -eq 0 ]; then
     selected=("${all[@]}")
 else
@@ -57,7 +60,7 @@ if wanted generated-one || wanted generated-all; then
     cargo fetch --manifest-path "$root/Cargo.toml" >/dev/null 2>&1 || true
 fi
 wanted consumer && { cargo fetch --manifest-path "$here/consumer/Cargo.toml" >/dev/null 2>&1 || true; }
-wanted server-ours && { cargo fetch --manifest-path "$here/compile-cost/ours/Cargo.toml" >/dev/null 2>&1 || true; }
+{ wanted server-ours || wanted server-ours-one; } && { cargo fetch --manifest-path "$here/compile-cost/ours/Cargo.toml" >/dev/null 2>&1 || true; }
 wanted server-rmcp && { cargo fetch --manifest-path "$here/compile-cost/rmcp/Cargo.toml" >/dev/null 2>&1 || true; }
 
 now() { date +%s.%N; }
@@ -94,33 +97,51 @@ measure() {
     rows+=("| $name | $package | $clean | $alone |")
 }
 
-# The server on stdin answers `initialize` at 2025-06-18, `tools/list` with both tools,
-# and `add` with 5 (untimed). Stdin stays open a moment after the last request.
+# The server on stdin answers its lifecycle request (`initialize` at 2025-06-18, or with
+# ERA `discover`, `server/discover` with 2026-07-28's `_meta` on every request), `tools/list`
+# with both tools, and `add` with 5 (untimed). Stdin stays open a moment after the last
+# request.
 smoke() {
-    local name=$1 binary=$2
+    local name=$1 binary=$2 era=${3:-initialize}
     local answers="$out/$name.smoke"
-    {
-        printf '%s\n' \
-            '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"smoke","version":"0"}}}' \
-            '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
-            '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
-            '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}'
-        sleep 1
-    } | timeout 20 "$binary" >"$answers" || true
+    if [ "$era" = discover ]; then
+        local meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"smoke","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}'
+        {
+            printf '%s\n' \
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{$meta}}" \
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{$meta}}" \
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"a\":2,\"b\":3},$meta}}"
+            sleep 1
+        } | timeout 20 "$binary" >"$answers" || true
+    else
+        {
+            printf '%s\n' \
+                '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"smoke","version":"0"}}}' \
+                '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+                '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+                '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}'
+            sleep 1
+        } | timeout 20 "$binary" >"$answers" || true
+    fi
     local ok=1
-    grep '"id":1,' "$answers" | grep -q '"protocolVersion":"2025-06-18"' || ok=0
+    if [ "$era" = discover ]; then
+        grep '"id":1,' "$answers" | grep -q '"supportedVersions":\["2026-07-28"\]' || ok=0
+    else
+        grep '"id":1,' "$answers" | grep -q '"protocolVersion":"2025-06-18"' || ok=0
+    fi
     grep '"id":2,' "$answers" | grep '"name":"echo"' | grep -q '"name":"add"' || ok=0
     grep '"id":3,' "$answers" | grep -q '"text":"5"' || ok=0
     if [ $ok = 0 ]; then
         cat "$answers" >&2
-        echo "error: $name did not answer initialize, tools/list and tools/call; see $answers" >&2
+        echo "error: $name did not answer its lifecycle request, tools/list and tools/call; see $answers" >&2
         exit 1
     fi
 }
 
-# measure_server NAME MANIFEST BINARY
+# measure_server NAME MANIFEST BINARY ERA [cargo build args...]
 measure_server() {
-    local name=$1 manifest=$2 binary=$3
+    local name=$1 manifest=$2 binary=$3 era=$4
+    shift 4
     local target="$out/$name" log="$out/$name.log" usage="$out/$name.time"
     rm -rf "$target"
     local before
@@ -129,7 +150,7 @@ measure_server() {
     local start wall
     start=$(now)
     if ! CARGO_TARGET_DIR="$target" /usr/bin/time -o "$usage" -f '%U %S %M' \
-        cargo build --release --offline --timings --manifest-path "$manifest" >"$log" 2>&1; then
+        cargo build --release --offline --timings --manifest-path "$manifest" "$@" >"$log" 2>&1; then
         tail -n 30 "$log" >&2
         echo "error: the build of $name failed; see $log" >&2
         exit 1
@@ -145,7 +166,7 @@ measure_server() {
     size=$(megabytes "$(stat -c %s "$exe")")
     stripped=$(megabytes "$(stat -c %s "$target/$binary.stripped")")
     crates=$(grep -c '^ *Compiling ' "$log" || true)
-    smoke "$name" "$exe"
+    smoke "$name" "$exe" "$era"
     servers+=("| $name | $cpu | $wall | $peak | $size | $stripped | $crates | $before |")
 }
 
@@ -166,8 +187,10 @@ if wanted consumer; then
         exit 1
     fi
 fi
-wanted server-ours && measure_server server-ours "$here/compile-cost/ours/Cargo.toml" cost-ours
-wanted server-rmcp && measure_server server-rmcp "$here/compile-cost/rmcp/Cargo.toml" cost-rmcp
+wanted server-ours && measure_server server-ours "$here/compile-cost/ours/Cargo.toml" cost-ours initialize
+wanted server-ours-one && measure_server server-ours-one "$here/compile-cost/ours/Cargo.toml" cost-ours \
+    discover --no-default-features
+wanted server-rmcp && measure_server server-rmcp "$here/compile-cost/rmcp/Cargo.toml" cost-rmcp initialize
 
 echo
 echo "Compile cost: clean release builds ($(rustc --version), $(nproc 2>/dev/null || echo '?') cores)"

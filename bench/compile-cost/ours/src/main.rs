@@ -1,9 +1,10 @@
 //! A small stdio MCP server as a user writes it on mcp-spec-types: two tools, a resource,
-//! a prompt and logging, written for 2026-07-28 and served for every version.
+//! a prompt and logging, written for 2026-07-28 and served for every version (feature
+//! `every-version`, the default) or for 2026-07-28 alone.
 
-use mcp_spec_session::{Tokio, Versions, stdio::serve_stdio};
+use mcp_spec_session::stdio::serve_stdio;
 use mcp_spec_types::rt::{jsonrpc::ErrorObject, service::RequestContext};
-use mcp_spec_types::v2026_07_28::handlers::{ClientPeer, Router};
+use mcp_spec_types::v2026_07_28::handlers::{self, ClientPeer, Router};
 use mcp_spec_types::v2026_07_28::*;
 
 type Cx = RequestContext<ClientPeer>;
@@ -61,6 +62,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .resource(Resource::new("motd", "memo://motd"), motd)
         .prompt(greet_prompt, greet)
         .logging();
-    serve_stdio(Versions::every_version(router, Tokio)).await;
+    #[cfg(feature = "every-version")]
+    serve_stdio(mcp_spec_session::Versions::every_version(router, mcp_spec_session::Tokio)).await;
+    #[cfg(not(feature = "every-version"))]
+    serve_stdio(handlers::Server::new(router)).await;
     Ok(())
 }
