@@ -3,8 +3,12 @@
 //! `every-version`, the default) or for 2026-07-28 alone.
 
 use mcp_spec_session::stdio::serve_stdio;
+#[cfg(feature = "every-version")]
+use mcp_spec_session::{Tokio, Versions};
 use mcp_spec_types::rt::{jsonrpc::ErrorObject, service::RequestContext};
-use mcp_spec_types::v2026_07_28::handlers::{self, ClientPeer, Router};
+#[cfg(not(feature = "every-version"))]
+use mcp_spec_types::v2026_07_28::handlers::Server;
+use mcp_spec_types::v2026_07_28::handlers::{ClientPeer, Router};
 use mcp_spec_types::v2026_07_28::*;
 
 type Cx = RequestContext<ClientPeer>;
@@ -63,8 +67,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .prompt(greet_prompt, greet)
         .logging();
     #[cfg(feature = "every-version")]
-    serve_stdio(mcp_spec_session::Versions::every_version(router, mcp_spec_session::Tokio)).await;
+    serve_stdio(Versions::every_version(router, Tokio)).await;
     #[cfg(not(feature = "every-version"))]
-    serve_stdio(handlers::Server::new(router)).await;
+    serve_stdio(Server::new(router)).await;
     Ok(())
 }
