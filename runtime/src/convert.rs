@@ -357,9 +357,11 @@ fn converted(
     target: fn(&str) -> Result<Side, path::DecodeError>,
     keep: Keep,
 ) -> Result<Value, ConvertError> {
-    let source = source(&value.to_string()).map_err(|e| decode_error(e, "does not decode: "))?;
-    let target = target(&source.text).map_err(|e| decode_error(e, ""))?;
-    let (kept, newer) = (source.undeclared.clone(), target.undeclared.clone());
+    let mut source =
+        source(&value.to_string()).map_err(|e| decode_error(e, "does not decode: "))?;
+    let mut target = target(&source.text).map_err(|e| decode_error(e, ""))?;
+    let kept = std::mem::take(&mut source.undeclared);
+    let newer = std::mem::take(&mut target.undeclared);
     let json = exact_check(source, target)?;
     Ok(match keep {
         Keep::All => json,
