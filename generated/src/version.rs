@@ -119,8 +119,9 @@ impl ProtocolVersion {
     }
 }
 
-/// The initialize era's order, enforced for a server: a [`Policy`](crate::rt::service::Policy)
-/// to opt into (the default, [`Open`](crate::rt::service::Open), enforces nothing). Before
+/// The initialize era's order, enforced for a server: the default policy of an
+/// initialize-era version's `handlers::Server` ([`Open`](crate::rt::service::Open)
+/// enforces nothing). Before
 /// `initialize`, only `ping` is served; any other request is refused with -32600 naming
 /// it, and notifications are dropped. A second `initialize` is refused likewise. One
 /// value per connection: it remembers whether `initialize` came.
@@ -162,10 +163,11 @@ impl crate::rt::service::Policy for InitializeFirst {
     }
 }
 
-/// The discover era's rule, enforced for a server: a [`Policy`](crate::rt::service::Policy)
-/// that refuses every request whose `_meta` does not carry a protocol version the server
-/// supports ([`PROTOCOL_VERSION_META_KEY`]) and the client's capabilities: see
-/// [`check_envelope`].
+/// The discover era's rule, enforced for a server (the default policy of a discover-era
+/// version's `handlers::Server`): a [`Policy`](crate::rt::service::Policy) that refuses
+/// every request whose `_meta` does not carry a protocol version the server supports
+/// ([`PROTOCOL_VERSION_META_KEY`]) and the client's capabilities (see
+/// [`check_envelope`]), and sends what a handler logs at the level its request asks for.
 #[derive(Debug, Clone)]
 pub struct RequireVersion {
     supported: Vec<ProtocolVersion>,
@@ -191,6 +193,17 @@ impl crate::rt::service::Policy for RequireVersion {
         meta: Option<&crate::rt::service::Meta>,
     ) -> Result<(), crate::rt::jsonrpc::ErrorObject> {
         check_envelope(meta, &self.supported).map(|_| ())
+    }
+
+    /// The era's logging: what the handler logs goes out at the level the request asks
+    /// for in its `_meta`, and not at all when it asks for none
+    /// ([`envelope::log_filtered`](crate::rt::envelope::log_filtered)).
+    fn request_peer(
+        &self,
+        meta: Option<&crate::rt::service::Meta>,
+        peer: &crate::rt::service::Peer,
+    ) -> crate::rt::service::Peer {
+        crate::rt::envelope::log_filtered(peer, meta)
     }
 }
 

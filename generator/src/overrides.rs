@@ -190,6 +190,34 @@ pub const IMPLIED_TAGS: &[(&str, &str, &str, &str, &str)] = &[(
      absent field is `complete`",
 )];
 
+/// String enums whose values have an order the schema gives in prose only:
+/// `(definition, values least first, reason)`. The enum gets `PartialOrd` in that order; a
+/// value the version does not define (its catch-all) is ordered against none of them.
+pub const ORDERED_ENUMS: &[(&str, &[&str], &str)] = &[(
+    "LoggingLevel",
+    &[
+        "debug",
+        "info",
+        "notice",
+        "warning",
+        "error",
+        "critical",
+        "alert",
+        "emergency",
+    ],
+    "its description maps the values to RFC 5424's severities (in that RFC's order, least \
+     severe first); the schema lists them alphabetically. The runtime's \
+     `rt::envelope::LOG_LEVELS` holds the same order (tests hold the two together)",
+)];
+
+/// The order of a definition's values, least first, if it is ordered.
+pub fn ordered_values(def: &str) -> Option<&'static [&'static str]> {
+    ORDERED_ENUMS
+        .iter()
+        .find(|(d, ..)| *d == def)
+        .map(|(_, values, _)| *values)
+}
+
 /// The implied tag of a definition, if it has one.
 pub fn implied_tag(def: &str) -> Option<(&'static str, &'static str, &'static str)> {
     IMPLIED_TAGS
@@ -415,6 +443,8 @@ pub struct Served {
     pub templates: (&'static str, &'static str),
     /// The request that sets the logging level (initialize era).
     pub set_level: &'static str,
+    /// The lifecycle result's member that tells the client how to use the server.
+    pub instructions: &'static str,
     /// The discover era's result members a `Router` fills the same for every result: the
     /// result's type (complete), its cache scope (the same for every client: what a
     /// `Router` holds is fixed) and how long it may be kept (not: 0 ms).
@@ -434,6 +464,7 @@ pub const SERVED: Served = Served {
     ],
     templates: ("resources/templates/list", "resourceTemplates"),
     set_level: "logging/setLevel",
+    instructions: "instructions",
     result_common: [
         ("resultType", "complete"),
         (LIFECYCLE.cache_scope, "public"),

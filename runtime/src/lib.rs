@@ -37,6 +37,7 @@ pub mod path;
 pub mod router;
 pub mod serde_helpers;
 pub mod service;
+pub mod setters;
 pub mod strict;
 pub mod union;
 pub mod write;

@@ -150,6 +150,7 @@ pub struct Router<P: Parts> {
     resources: Vec<ResourceEntry<P>>,
     prompts: Vec<PromptEntry<P>>,
     logging: bool,
+    instructions: Option<String>,
     parts: PhantomData<fn() -> P>,
 }
 
@@ -161,6 +162,7 @@ impl<P: Parts> fmt::Debug for Router<P> {
             .field("resources", &keys(&self.resources))
             .field("prompts", &keys(&self.prompts))
             .field("logging", &self.logging)
+            .field("instructions", &self.instructions)
             .finish()
     }
 }
@@ -174,6 +176,7 @@ impl<P: Parts> Router<P> {
             resources: Vec::new(),
             prompts: Vec::new(),
             logging: false,
+            instructions: None,
             parts: PhantomData,
         }
     }
@@ -181,16 +184,21 @@ impl<P: Parts> Router<P> {
     /// Adds `tool`, served by `f` with the call's arguments decoded as `A` (an absent
     /// `arguments` as an empty object); arguments that do not fit are answered as a tool
     /// error without calling `f`. With the `schemars` feature, `Tool::for_input::<A>(name)`
-    /// gives the tool the input schema of `A`.
-    pub fn tool<A, F, Fut>(mut self, tool: P::Tool, f: F) -> Self
+    /// gives the tool the input schema of `A`. `f` answers with the tool's result
+    /// (`CallToolResult`), as a resource's and a prompt's function answer with theirs.
+    pub fn tool<A, F, Fut, R>(mut self, tool: P::Tool, f: F) -> Self
     where
         A: DeserializeOwned + Send + 'static,
         F: Fn(A, RequestContext<P::Peer>) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<P::Called, ErrorObject>> + Send + 'static,
+        Fut: Future<Output = Result<R, ErrorObject>> + Send + 'static,
+        R: Into<P::Called>,
     {
         let call: PartFn<P::Peer, P::Call, P::Called> =
             Box::new(move |params, cx| match P::arguments::<A>(&params) {
-                Ok(args) => Box::pin(f(args, cx)),
+                Ok(args) => {
+                    let answer = f(args, cx);
+                    Box::pin(async move { answer.await.map(Into::into) })
+                }
                 Err(e) => {
                     let result = P::tool_error(format!("invalid arguments: {e}"));
                     Box::pin(async move { Ok(result) })
@@ -201,39 +209,61 @@ impl<P: Parts> Router<P> {
         self
     }
 
-    /// Adds `resource`, read by `f`.
-    pub fn resource<F, Fut>(mut self, resource: P::Resource, f: F) -> Self
+    /// Adds `resource`, read by `f`, which answers with the read's result
+    /// (`ReadResourceResult`, or anything the version's answer to a read is made from).
+    pub fn resource<F, Fut, R>(mut self, resource: P::Resource, f: F) -> Self
     where
         F: Fn(P::Read, RequestContext<P::Peer>) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<P::ReadOut, ErrorObject>> + Send + 'static,
+        Fut: Future<Output = Result<R, ErrorObject>> + Send + 'static,
+        R: Into<P::ReadOut>,
     {
-        let call: PartFn<P::Peer, P::Read, P::ReadOut> =
-            Box::new(move |params, cx| Box::pin(f(params, cx)));
+        let call: PartFn<P::Peer, P::Read, P::ReadOut> = Box::new(move |params, cx| {
+            let answer = f(params, cx);
+            Box::pin(async move { answer.await.map(Into::into) })
+        });
         let key = P::resource_key(&resource).to_string();
         add(&mut self.resources, key, resource, call);
         self
     }
 
-    /// Adds `prompt`, got by `f`.
-    pub fn prompt<F, Fut>(mut self, prompt: P::Prompt, f: F) -> Self
+    /// Adds `prompt`, got by `f`, which answers with the prompt's result
+    /// (`GetPromptResult`, or anything the version's answer to a get is made from).
+    pub fn prompt<F, Fut, R>(mut self, prompt: P::Prompt, f: F) -> Self
     where
         F: Fn(P::Get, RequestContext<P::Peer>) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<P::GetOut, ErrorObject>> + Send + 'static,
+        Fut: Future<Output = Result<R, ErrorObject>> + Send + 'static,
+        R: Into<P::GetOut>,
     {
-        let call: PartFn<P::Peer, P::Get, P::GetOut> =
-            Box::new(move |params, cx| Box::pin(f(params, cx)));
+        let call: PartFn<P::Peer, P::Get, P::GetOut> = Box::new(move |params, cx| {
+            let answer = f(params, cx);
+            Box::pin(async move { answer.await.map(Into::into) })
+        });
         let key = P::prompt_key(&prompt).to_string();
         add(&mut self.prompts, key, prompt, call);
         self
     }
 
-    /// Declares the `logging` capability. Where the version has a request that sets the
-    /// level, it is accepted ([`Router::set_level`]); the level is not applied to what the
-    /// functions send: they log through their context's peer, and in the versions where
-    /// each request says the level it wants in its `_meta`, only when it does.
+    /// Declares the `logging` capability. The functions log through their context's
+    /// peer (`cx.peer.notify_logging_message(..)`). Where each request says the level it
+    /// wants in its `_meta` (2026-07-28 on), the version's default policy sends a log
+    /// message only when the request asked for that level or a less severe one
+    /// ([`envelope::log_filtered`](crate::envelope::log_filtered)). Where the version has
+    /// a request that sets the level, it is accepted ([`Router::set_level`]).
     pub fn logging(mut self) -> Self {
         self.logging = true;
         self
+    }
+
+    /// What the server tells the client about how to use it (the `instructions` of the
+    /// `initialize` or `server/discover` result).
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The instructions given with [`Router::instructions`], if any.
+    pub fn instructions_given(&self) -> Option<&str> {
+        self.instructions.as_deref()
     }
 
     /// How the server introduces itself.

@@ -642,6 +642,15 @@ pub trait Policy: Send + Sync {
         let _ = (method, meta);
         true
     }
+
+    /// The peer the handler of a request (whose `params._meta` is `meta`) is given, from
+    /// the connection's `peer`. By default `peer` itself; a policy may put a layer in
+    /// front of what the handler sends (the discover era's applies the log level the
+    /// request asks for: [`envelope::log_filtered`](crate::envelope::log_filtered)).
+    fn request_peer(&self, meta: Option<&Meta>, peer: &Peer) -> Peer {
+        let _ = meta;
+        peer.clone()
+    }
 }
 
 /// The policy that lets everything through.

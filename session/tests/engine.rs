@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use mcp_spec_session::{Event, Limits, Session, stdio};
 use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
-use mcp_spec_types::rt::service::{CallError, NotificationContext, RequestContext};
+use mcp_spec_types::rt::service::{CallError, NotificationContext, Open, RequestContext};
 use mcp_spec_types::v2025_11_25 as v;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
@@ -105,7 +105,9 @@ fn pair(tools: Tools) -> (ServerPeer, Session, Session) {
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
     let (sr, sw) = tokio::io::split(server_end);
     let (cr, cw) = tokio::io::split(client_end);
-    let (server, run_server) = stdio::connect(sr, sw, v::handlers::Server::new(tools));
+    // The engine is under test, not the lifecycle: requests come without `initialize`.
+    let server = v::handlers::Server::new(tools).with_policy(Open);
+    let (server, run_server) = stdio::connect(sr, sw, server);
     let (client, run_client) = stdio::connect(cr, cw, v::handlers::Client::new(Model));
     tokio::spawn(run_server);
     tokio::spawn(run_client);
@@ -233,7 +235,7 @@ fn raw_server(limits: Limits) -> (Raw, Arc<Mutex<Vec<Event>>>) {
         builder,
         server_in,
         server_out,
-        v::handlers::Server::new(Tools::default()),
+        v::handlers::Server::new(Tools::default()).with_policy(Open),
     );
     tokio::spawn(run);
     let raw = Raw {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcp_spec_session::{Event, Flow, Limits, Session, stdio};
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::RequestContext;
+use mcp_spec_types::rt::service::{Open, RequestContext};
 use mcp_spec_types::v2025_11_25 as v;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
@@ -69,7 +69,8 @@ fn serve(limits: Limits) -> Served {
                 count.fetch_add(1, Ordering::SeqCst);
             }
         });
-    let server = v::handlers::Server::new(Tools);
+    // The engine is under test, not the lifecycle: requests come without `initialize`.
+    let server = v::handlers::Server::new(Tools).with_policy(Open);
     let (_, run) = stdio::connect_with(builder, server_in, server_out, server);
     Served {
         to,

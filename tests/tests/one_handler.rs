@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use mcp_spec_types::convert::{v2025_03_26_v2025_06_18 as to_03, v2025_06_18_v2025_11_25 as to_06};
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
-use mcp_spec_types::rt::service::{Peer, RequestContext, Service};
+use mcp_spec_types::rt::service::{Open, Peer, RequestContext, Service};
 use mcp_spec_types::v2025_11_25 as v;
 use serde_json::{Value, json};
 
@@ -44,8 +44,11 @@ async fn serve(service: &Arc<dyn Service>, message: String) -> Value {
 }
 
 /// A 2025-11-25 handler serving 2025-06-18 clients.
+/// The handler behind the adapter, without the lifecycle (`Open`): the adapter is what
+/// these tests hold, so a request may come without `initialize` first.
 fn at_06_18(handler: impl v::handlers::ServerHandler + 'static) -> Arc<dyn Service> {
-    Arc::new(to_06::serve_older(v::handlers::Server::new(handler)))
+    let server = v::handlers::Server::new(handler).with_policy(Open);
+    Arc::new(to_06::serve_older(server))
 }
 
 fn initialize(version: &str) -> Value {

@@ -46,7 +46,9 @@ impl v::handlers::ServerHandler for Handler {
     ) -> Result<v::CallToolOutcome, ErrorObject> {
         let meta = cx.meta.as_ref().map(|m| m.to_map()).unwrap_or_default();
         if let Some(level) = meta.get("io.modelcontextprotocol/logLevel") {
-            let log = json!({"level": "info", "data": format!("level {level}")});
+            // At `error`, which every level the client may set lets through (the session
+            // drops what is below the level asked: `session_logging` in tests/tests/router.rs).
+            let log = json!({"level": "error", "data": format!("level {level}")});
             cx.peer
                 .notify_logging_message(&from(log))
                 .await

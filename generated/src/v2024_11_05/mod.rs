@@ -42,6 +42,12 @@ impl Annotated {
     }
 }
 
+crate::rt::setters! {
+    Annotated {
+        plain with_annotations(annotations: AnnotatedAnnotations) "annotations",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/Annotated/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -76,6 +82,13 @@ impl AnnotatedAnnotations {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    AnnotatedAnnotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_priority(priority: serde_json::Number) "priority",
     }
 }
 
@@ -1175,6 +1188,12 @@ impl BlobResourceContents {
     }
 }
 
+crate::rt::setters! {
+    BlobResourceContents {
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+    }
+}
+
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1234,6 +1253,12 @@ impl CallToolRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CallToolRequestParams {
+        plain with_arguments(arguments: serde_json::Map<::std::string::String, serde_json::Value>) "arguments",
+    }
+}
+
 impl CallToolRequestParams {
     /// The arguments decoded as `T` (absent arguments as an empty object), with the
     /// path of whatever does not fit; a handler answers that error with
@@ -1290,6 +1315,13 @@ impl CallToolResult {
             content,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CallToolResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_is_error(is_error: bool) "isError",
     }
 }
 
@@ -1480,6 +1512,12 @@ impl CancelledNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    CancelledNotificationParams {
+        plain with_reason(reason: ::std::string::String) "reason",
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1522,6 +1560,14 @@ impl ClientCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ClientCapabilities {
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "experimental",
+        plain with_roots(roots: ClientCapabilitiesRoots) "roots",
+        plain with_sampling(sampling: serde_json::Map<::std::string::String, serde_json::Value>) "sampling",
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
@@ -1548,6 +1594,12 @@ impl ClientCapabilitiesRoots {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesRoots {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -1755,6 +1807,12 @@ impl CompleteResult {
     }
 }
 
+crate::rt::setters! {
+    CompleteResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1787,6 +1845,13 @@ impl CompleteResultCompletion {
             values,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CompleteResultCompletion {
+        plain with_has_more(has_more: bool) "hasMore",
+        plain with_total(total: i64) "total",
     }
 }
 
@@ -1873,6 +1938,17 @@ impl CreateMessageRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CreateMessageRequestParams {
+        plain with_include_context(include_context: CreateMessageRequestParamsIncludeContext) "includeContext",
+        plain with_metadata(metadata: serde_json::Map<::std::string::String, serde_json::Value>) "metadata",
+        plain with_model_preferences(model_preferences: ModelPreferences) "modelPreferences",
+        plain with_stop_sequences(stop_sequences: ::std::vec::Vec<::std::string::String>) "stopSequences",
+        plain with_system_prompt(system_prompt: ::std::string::String) "systemPrompt",
+        plain with_temperature(temperature: serde_json::Number) "temperature",
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
 ///
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
@@ -1950,6 +2026,13 @@ impl CreateMessageResult {
             stop_reason: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    CreateMessageResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_stop_reason(stop_reason: ::std::string::String) "stopReason",
     }
 }
 
@@ -2073,6 +2156,12 @@ impl EmbeddedResource {
     }
 }
 
+crate::rt::setters! {
+    EmbeddedResource {
+        plain with_annotations(annotations: EmbeddedResourceAnnotations) "annotations",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2107,6 +2196,13 @@ impl EmbeddedResourceAnnotations {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    EmbeddedResourceAnnotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_priority(priority: serde_json::Number) "priority",
     }
 }
 
@@ -2242,6 +2338,12 @@ impl GetPromptRequestParams {
     }
 }
 
+crate::rt::setters! {
+    GetPromptRequestParams {
+        plain with_arguments(arguments: ::std::collections::BTreeMap<::std::string::String,::std::string::String>) "arguments",
+    }
+}
+
 /// The server's response to a prompts/get request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2275,6 +2377,13 @@ impl GetPromptResult {
             messages,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    GetPromptResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_description(description: ::std::string::String) "description",
     }
 }
 
@@ -2318,6 +2427,12 @@ impl ImageContent {
     }
 }
 
+crate::rt::setters! {
+    ImageContent {
+        plain with_annotations(annotations: ImageContentAnnotations) "annotations",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ImageContent/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2352,6 +2467,13 @@ impl ImageContentAnnotations {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ImageContentAnnotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_priority(priority: serde_json::Number) "priority",
     }
 }
 
@@ -2505,6 +2627,13 @@ impl InitializeResult {
     }
 }
 
+crate::rt::setters! {
+    InitializeResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_instructions(instructions: ::std::string::String) "instructions",
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2530,6 +2659,12 @@ impl InitializedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InitializedNotification {
+        plain with_params(params: InitializedNotificationParams) "params",
     }
 }
 
@@ -2559,6 +2694,12 @@ impl InitializedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InitializedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -2630,6 +2771,12 @@ impl JsonRpcErrorError {
             message: message.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcErrorError {
+        plain with_data(data: serde_json::Value) "data",
     }
 }
 
@@ -2781,6 +2928,12 @@ impl JsonRpcNotification {
     }
 }
 
+crate::rt::setters! {
+    JsonRpcNotification {
+        plain with_params(params: JsonRpcNotificationParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2807,6 +2960,12 @@ impl JsonRpcNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -2850,6 +3009,12 @@ impl JsonRpcRequest {
     }
 }
 
+crate::rt::setters! {
+    JsonRpcRequest {
+        plain with_params(params: JsonRpcRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2873,6 +3038,12 @@ impl JsonRpcRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcRequestParams {
+        plain with_meta(meta: JsonRpcRequestParamsMeta) "_meta",
     }
 }
 
@@ -2900,6 +3071,12 @@ impl JsonRpcRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -2964,6 +3141,12 @@ impl ListPromptsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListPromptsRequest {
+        plain with_params(params: ListPromptsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2989,6 +3172,12 @@ impl ListPromptsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListPromptsRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3029,6 +3218,13 @@ impl ListPromptsResult {
     }
 }
 
+crate::rt::setters! {
+    ListPromptsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3057,6 +3253,12 @@ impl ListResourceTemplatesRequest {
     }
 }
 
+crate::rt::setters! {
+    ListResourceTemplatesRequest {
+        plain with_params(params: ListResourceTemplatesRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3082,6 +3284,12 @@ impl ListResourceTemplatesRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourceTemplatesRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3123,6 +3331,13 @@ impl ListResourceTemplatesResult {
     }
 }
 
+crate::rt::setters! {
+    ListResourceTemplatesResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3151,6 +3366,12 @@ impl ListResourcesRequest {
     }
 }
 
+crate::rt::setters! {
+    ListResourcesRequest {
+        plain with_params(params: ListResourcesRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3176,6 +3397,12 @@ impl ListResourcesRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourcesRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3216,6 +3443,13 @@ impl ListResourcesResult {
     }
 }
 
+crate::rt::setters! {
+    ListResourcesResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -3250,6 +3484,12 @@ impl ListRootsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListRootsRequest {
+        plain with_params(params: ListRootsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3273,6 +3513,12 @@ impl ListRootsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListRootsRequestParams {
+        plain with_meta(meta: ListRootsRequestParamsMeta) "_meta",
     }
 }
 
@@ -3300,6 +3546,12 @@ impl ListRootsRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListRootsRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -3337,6 +3589,12 @@ impl ListRootsResult {
     }
 }
 
+crate::rt::setters! {
+    ListRootsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3365,6 +3623,12 @@ impl ListToolsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListToolsRequest {
+        plain with_params(params: ListToolsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3390,6 +3654,12 @@ impl ListToolsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListToolsRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3427,6 +3697,13 @@ impl ListToolsResult {
             tools,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListToolsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
     }
 }
 
@@ -3479,6 +3756,19 @@ crate::rt::wire_enum! {
         Notice: "notice",
         Warning: "warning",
         ..Unknown,
+    }
+}
+
+crate::rt::ordered! {
+    LoggingLevel {
+        Debug,
+        Info,
+        Notice,
+        Warning,
+        Error,
+        Critical,
+        Alert,
+        Emergency,
     }
 }
 
@@ -3547,6 +3837,12 @@ impl LoggingMessageNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    LoggingMessageNotificationParams {
+        plain with_logger(logger: ::std::string::String) "logger",
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -3582,6 +3878,12 @@ impl ModelHint {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ModelHint {
+        plain with_name(name: ::std::string::String) "name",
     }
 }
 
@@ -3646,6 +3948,15 @@ impl ModelPreferences {
     }
 }
 
+crate::rt::setters! {
+    ModelPreferences {
+        plain with_cost_priority(cost_priority: serde_json::Number) "costPriority",
+        plain with_hints(hints: ::std::vec::Vec<ModelHint>) "hints",
+        plain with_intelligence_priority(intelligence_priority: serde_json::Number) "intelligencePriority",
+        plain with_speed_priority(speed_priority: serde_json::Number) "speedPriority",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Notification {
@@ -3671,6 +3982,12 @@ impl Notification {
             method: method.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Notification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -3703,6 +4020,12 @@ impl NotificationParams {
     }
 }
 
+crate::rt::setters! {
+    NotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
@@ -3731,6 +4054,12 @@ impl PaginatedRequest {
     }
 }
 
+crate::rt::setters! {
+    PaginatedRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3756,6 +4085,12 @@ impl PaginatedRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PaginatedRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3792,6 +4127,13 @@ impl PaginatedResult {
     }
 }
 
+crate::rt::setters! {
+    PaginatedResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3817,6 +4159,12 @@ impl PingRequest {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PingRequest {
+        plain with_params(params: PingRequestParams) "params",
     }
 }
 
@@ -3846,6 +4194,12 @@ impl PingRequestParams {
     }
 }
 
+crate::rt::setters! {
+    PingRequestParams {
+        plain with_meta(meta: PingRequestParamsMeta) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3870,6 +4224,12 @@ impl PingRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PingRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -3936,6 +4296,12 @@ impl ProgressNotificationParams {
             total: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ProgressNotificationParams {
+        plain with_total(total: serde_json::Number) "total",
     }
 }
 
@@ -4043,6 +4409,13 @@ impl Prompt {
     }
 }
 
+crate::rt::setters! {
+    Prompt {
+        plain with_arguments(arguments: ::std::vec::Vec<PromptArgument>) "arguments",
+        plain with_description(description: ::std::string::String) "description",
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4078,6 +4451,13 @@ impl PromptArgument {
     }
 }
 
+crate::rt::setters! {
+    PromptArgument {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_required(required: bool) "required",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4103,6 +4483,12 @@ impl PromptListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptListChangedNotification {
+        plain with_params(params: PromptListChangedNotificationParams) "params",
     }
 }
 
@@ -4132,6 +4518,12 @@ impl PromptListChangedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptListChangedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -4385,6 +4777,12 @@ impl ReadResourceResult {
     }
 }
 
+crate::rt::setters! {
+    ReadResourceResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ReadResourceResult/properties/contents/items`.
 ///
 /// # Decoding
@@ -4479,6 +4877,12 @@ impl Request {
             method: method.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Request {
+        plain with_params(params: RequestParams) "params",
     }
 }
 
@@ -4577,6 +4981,12 @@ impl RequestParams {
     }
 }
 
+crate::rt::setters! {
+    RequestParams {
+        plain with_meta(meta: RequestParamsMeta) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4601,6 +5011,12 @@ impl RequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    RequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -4659,6 +5075,15 @@ impl Resource {
     }
 }
 
+crate::rt::setters! {
+    Resource {
+        plain with_annotations(annotations: ResourceAnnotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_size(size: i64) "size",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/Resource/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4696,6 +5121,13 @@ impl ResourceAnnotations {
     }
 }
 
+crate::rt::setters! {
+    ResourceAnnotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_priority(priority: serde_json::Number) "priority",
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4727,6 +5159,12 @@ impl ResourceContents {
     }
 }
 
+crate::rt::setters! {
+    ResourceContents {
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4752,6 +5190,12 @@ impl ResourceListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceListChangedNotification {
+        plain with_params(params: ResourceListChangedNotificationParams) "params",
     }
 }
 
@@ -4781,6 +5225,12 @@ impl ResourceListChangedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceListChangedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -4863,6 +5313,14 @@ impl ResourceTemplate {
     }
 }
 
+crate::rt::setters! {
+    ResourceTemplate {
+        plain with_annotations(annotations: ResourceTemplateAnnotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ResourceTemplate/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4897,6 +5355,13 @@ impl ResourceTemplateAnnotations {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceTemplateAnnotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_priority(priority: serde_json::Number) "priority",
     }
 }
 
@@ -4984,6 +5449,12 @@ impl ResultObject {
     }
 }
 
+crate::rt::setters! {
+    ResultObject {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
@@ -5044,6 +5515,12 @@ impl Root {
     }
 }
 
+crate::rt::setters! {
+    Root {
+        plain with_name(name: ::std::string::String) "name",
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -5074,6 +5551,12 @@ impl RootsListChangedNotification {
     }
 }
 
+crate::rt::setters! {
+    RootsListChangedNotification {
+        plain with_params(params: RootsListChangedNotificationParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/RootsListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5100,6 +5583,12 @@ impl RootsListChangedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    RootsListChangedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -5263,6 +5752,16 @@ impl ServerCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilities {
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "experimental",
+        plain with_logging(logging: serde_json::Map<::std::string::String, serde_json::Value>) "logging",
+        plain with_prompts(prompts: ServerCapabilitiesPrompts) "prompts",
+        plain with_resources(resources: ServerCapabilitiesResources) "resources",
+        plain with_tools(tools: ServerCapabilitiesTools) "tools",
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
@@ -5289,6 +5788,12 @@ impl ServerCapabilitiesPrompts {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesPrompts {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -5325,6 +5830,13 @@ impl ServerCapabilitiesResources {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilitiesResources {
+        plain with_list_changed(list_changed: bool) "listChanged",
+        plain with_subscribe(subscribe: bool) "subscribe",
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
@@ -5351,6 +5863,12 @@ impl ServerCapabilitiesTools {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesTools {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -5497,6 +6015,12 @@ impl TextContent {
     }
 }
 
+crate::rt::setters! {
+    TextContent {
+        plain with_annotations(annotations: TextContentAnnotations) "annotations",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/TextContent/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5531,6 +6055,13 @@ impl TextContentAnnotations {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TextContentAnnotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_priority(priority: serde_json::Number) "priority",
     }
 }
 
@@ -5571,6 +6102,12 @@ impl TextResourceContents {
     }
 }
 
+crate::rt::setters! {
+    TextResourceContents {
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+    }
+}
+
 /// Definition for a tool the client can call.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5607,6 +6144,12 @@ impl Tool {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Tool {
+        plain with_description(description: ::std::string::String) "description",
     }
 }
 
@@ -5664,6 +6207,13 @@ impl ToolInputSchema {
     }
 }
 
+crate::rt::setters! {
+    ToolInputSchema {
+        plain with_properties(properties: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "properties",
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5689,6 +6239,12 @@ impl ToolListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolListChangedNotification {
+        plain with_params(params: ToolListChangedNotificationParams) "params",
     }
 }
 
@@ -5718,6 +6274,12 @@ impl ToolListChangedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolListChangedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 

@@ -53,6 +53,13 @@ impl Annotations {
     }
 }
 
+crate::rt::setters! {
+    Annotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_priority(priority: serde_json::Number) "priority",
+    }
+}
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -1153,6 +1160,12 @@ impl AudioContent {
     }
 }
 
+crate::rt::setters! {
+    AudioContent {
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
@@ -1187,6 +1200,12 @@ impl BlobResourceContents {
             uri: uri.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    BlobResourceContents {
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -1249,6 +1268,12 @@ impl CallToolRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CallToolRequestParams {
+        plain with_arguments(arguments: serde_json::Map<::std::string::String, serde_json::Value>) "arguments",
+    }
+}
+
 impl CallToolRequestParams {
     /// The arguments decoded as `T` (absent arguments as an empty object), with the
     /// path of whatever does not fit; a handler answers that error with
@@ -1305,6 +1330,13 @@ impl CallToolResult {
             content,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CallToolResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_is_error(is_error: bool) "isError",
     }
 }
 
@@ -1516,6 +1548,12 @@ impl CancelledNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    CancelledNotificationParams {
+        plain with_reason(reason: ::std::string::String) "reason",
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1558,6 +1596,14 @@ impl ClientCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ClientCapabilities {
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "experimental",
+        plain with_roots(roots: ClientCapabilitiesRoots) "roots",
+        plain with_sampling(sampling: serde_json::Map<::std::string::String, serde_json::Value>) "sampling",
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
@@ -1584,6 +1630,12 @@ impl ClientCapabilitiesRoots {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesRoots {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -1791,6 +1843,12 @@ impl CompleteResult {
     }
 }
 
+crate::rt::setters! {
+    CompleteResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1823,6 +1881,13 @@ impl CompleteResultCompletion {
             values,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CompleteResultCompletion {
+        plain with_has_more(has_more: bool) "hasMore",
+        plain with_total(total: i64) "total",
     }
 }
 
@@ -1909,6 +1974,17 @@ impl CreateMessageRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CreateMessageRequestParams {
+        plain with_include_context(include_context: CreateMessageRequestParamsIncludeContext) "includeContext",
+        plain with_metadata(metadata: serde_json::Map<::std::string::String, serde_json::Value>) "metadata",
+        plain with_model_preferences(model_preferences: ModelPreferences) "modelPreferences",
+        plain with_stop_sequences(stop_sequences: ::std::vec::Vec<::std::string::String>) "stopSequences",
+        plain with_system_prompt(system_prompt: ::std::string::String) "systemPrompt",
+        plain with_temperature(temperature: serde_json::Number) "temperature",
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
 ///
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
@@ -1986,6 +2062,13 @@ impl CreateMessageResult {
             stop_reason: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    CreateMessageResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_stop_reason(stop_reason: ::std::string::String) "stopReason",
     }
 }
 
@@ -2131,6 +2214,12 @@ impl EmbeddedResource {
     }
 }
 
+crate::rt::setters! {
+    EmbeddedResource {
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/resource`.
 ///
 /// # Decoding
@@ -2263,6 +2352,12 @@ impl GetPromptRequestParams {
     }
 }
 
+crate::rt::setters! {
+    GetPromptRequestParams {
+        plain with_arguments(arguments: ::std::collections::BTreeMap<::std::string::String,::std::string::String>) "arguments",
+    }
+}
+
 /// The server's response to a prompts/get request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2296,6 +2391,13 @@ impl GetPromptResult {
             messages,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    GetPromptResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_description(description: ::std::string::String) "description",
     }
 }
 
@@ -2337,6 +2439,12 @@ impl ImageContent {
             mime_type: mime_type.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ImageContent {
+        plain with_annotations(annotations: Annotations) "annotations",
     }
 }
 
@@ -2490,6 +2598,13 @@ impl InitializeResult {
     }
 }
 
+crate::rt::setters! {
+    InitializeResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_instructions(instructions: ::std::string::String) "instructions",
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2515,6 +2630,12 @@ impl InitializedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InitializedNotification {
+        plain with_params(params: InitializedNotificationParams) "params",
     }
 }
 
@@ -2544,6 +2665,12 @@ impl InitializedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InitializedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -2767,6 +2894,12 @@ impl JsonRpcErrorError {
             message: message.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcErrorError {
+        plain with_data(data: serde_json::Value) "data",
     }
 }
 
@@ -3014,6 +3147,12 @@ impl JsonRpcNotification {
     }
 }
 
+crate::rt::setters! {
+    JsonRpcNotification {
+        plain with_params(params: JsonRpcNotificationParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3040,6 +3179,12 @@ impl JsonRpcNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -3083,6 +3228,12 @@ impl JsonRpcRequest {
     }
 }
 
+crate::rt::setters! {
+    JsonRpcRequest {
+        plain with_params(params: JsonRpcRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3106,6 +3257,12 @@ impl JsonRpcRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcRequestParams {
+        plain with_meta(meta: JsonRpcRequestParamsMeta) "_meta",
     }
 }
 
@@ -3133,6 +3290,12 @@ impl JsonRpcRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -3197,6 +3360,12 @@ impl ListPromptsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListPromptsRequest {
+        plain with_params(params: ListPromptsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3222,6 +3391,12 @@ impl ListPromptsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListPromptsRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3262,6 +3437,13 @@ impl ListPromptsResult {
     }
 }
 
+crate::rt::setters! {
+    ListPromptsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3290,6 +3472,12 @@ impl ListResourceTemplatesRequest {
     }
 }
 
+crate::rt::setters! {
+    ListResourceTemplatesRequest {
+        plain with_params(params: ListResourceTemplatesRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3315,6 +3503,12 @@ impl ListResourceTemplatesRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourceTemplatesRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3356,6 +3550,13 @@ impl ListResourceTemplatesResult {
     }
 }
 
+crate::rt::setters! {
+    ListResourceTemplatesResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3384,6 +3585,12 @@ impl ListResourcesRequest {
     }
 }
 
+crate::rt::setters! {
+    ListResourcesRequest {
+        plain with_params(params: ListResourcesRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3409,6 +3616,12 @@ impl ListResourcesRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourcesRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3449,6 +3662,13 @@ impl ListResourcesResult {
     }
 }
 
+crate::rt::setters! {
+    ListResourcesResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -3483,6 +3703,12 @@ impl ListRootsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListRootsRequest {
+        plain with_params(params: ListRootsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3506,6 +3732,12 @@ impl ListRootsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListRootsRequestParams {
+        plain with_meta(meta: ListRootsRequestParamsMeta) "_meta",
     }
 }
 
@@ -3533,6 +3765,12 @@ impl ListRootsRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListRootsRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -3570,6 +3808,12 @@ impl ListRootsResult {
     }
 }
 
+crate::rt::setters! {
+    ListRootsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3598,6 +3842,12 @@ impl ListToolsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListToolsRequest {
+        plain with_params(params: ListToolsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3623,6 +3873,12 @@ impl ListToolsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListToolsRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3660,6 +3916,13 @@ impl ListToolsResult {
             tools,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListToolsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
     }
 }
 
@@ -3712,6 +3975,19 @@ crate::rt::wire_enum! {
         Notice: "notice",
         Warning: "warning",
         ..Unknown,
+    }
+}
+
+crate::rt::ordered! {
+    LoggingLevel {
+        Debug,
+        Info,
+        Notice,
+        Warning,
+        Error,
+        Critical,
+        Alert,
+        Emergency,
     }
 }
 
@@ -3780,6 +4056,12 @@ impl LoggingMessageNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    LoggingMessageNotificationParams {
+        plain with_logger(logger: ::std::string::String) "logger",
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -3815,6 +4097,12 @@ impl ModelHint {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ModelHint {
+        plain with_name(name: ::std::string::String) "name",
     }
 }
 
@@ -3879,6 +4167,15 @@ impl ModelPreferences {
     }
 }
 
+crate::rt::setters! {
+    ModelPreferences {
+        plain with_cost_priority(cost_priority: serde_json::Number) "costPriority",
+        plain with_hints(hints: ::std::vec::Vec<ModelHint>) "hints",
+        plain with_intelligence_priority(intelligence_priority: serde_json::Number) "intelligencePriority",
+        plain with_speed_priority(speed_priority: serde_json::Number) "speedPriority",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Notification {
@@ -3904,6 +4201,12 @@ impl Notification {
             method: method.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Notification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -3936,6 +4239,12 @@ impl NotificationParams {
     }
 }
 
+crate::rt::setters! {
+    NotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
@@ -3964,6 +4273,12 @@ impl PaginatedRequest {
     }
 }
 
+crate::rt::setters! {
+    PaginatedRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3989,6 +4304,12 @@ impl PaginatedRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PaginatedRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -4025,6 +4346,13 @@ impl PaginatedResult {
     }
 }
 
+crate::rt::setters! {
+    PaginatedResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4050,6 +4378,12 @@ impl PingRequest {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PingRequest {
+        plain with_params(params: PingRequestParams) "params",
     }
 }
 
@@ -4079,6 +4413,12 @@ impl PingRequestParams {
     }
 }
 
+crate::rt::setters! {
+    PingRequestParams {
+        plain with_meta(meta: PingRequestParamsMeta) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4103,6 +4443,12 @@ impl PingRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PingRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -4174,6 +4520,13 @@ impl ProgressNotificationParams {
             total: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ProgressNotificationParams {
+        plain with_message(message: ::std::string::String) "message",
+        plain with_total(total: serde_json::Number) "total",
     }
 }
 
@@ -4281,6 +4634,13 @@ impl Prompt {
     }
 }
 
+crate::rt::setters! {
+    Prompt {
+        plain with_arguments(arguments: ::std::vec::Vec<PromptArgument>) "arguments",
+        plain with_description(description: ::std::string::String) "description",
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4316,6 +4676,13 @@ impl PromptArgument {
     }
 }
 
+crate::rt::setters! {
+    PromptArgument {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_required(required: bool) "required",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4341,6 +4708,12 @@ impl PromptListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptListChangedNotification {
+        plain with_params(params: PromptListChangedNotificationParams) "params",
     }
 }
 
@@ -4370,6 +4743,12 @@ impl PromptListChangedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptListChangedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -4644,6 +5023,12 @@ impl ReadResourceResult {
     }
 }
 
+crate::rt::setters! {
+    ReadResourceResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ReadResourceResult/properties/contents/items`.
 ///
 /// # Decoding
@@ -4738,6 +5123,12 @@ impl Request {
             method: method.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Request {
+        plain with_params(params: RequestParams) "params",
     }
 }
 
@@ -4836,6 +5227,12 @@ impl RequestParams {
     }
 }
 
+crate::rt::setters! {
+    RequestParams {
+        plain with_meta(meta: RequestParamsMeta) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4860,6 +5257,12 @@ impl RequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    RequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -4919,6 +5322,15 @@ impl Resource {
     }
 }
 
+crate::rt::setters! {
+    Resource {
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_size(size: i64) "size",
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4950,6 +5362,12 @@ impl ResourceContents {
     }
 }
 
+crate::rt::setters! {
+    ResourceContents {
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4975,6 +5393,12 @@ impl ResourceListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceListChangedNotification {
+        plain with_params(params: ResourceListChangedNotificationParams) "params",
     }
 }
 
@@ -5004,6 +5428,12 @@ impl ResourceListChangedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceListChangedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -5084,6 +5514,14 @@ impl ResourceTemplate {
             uri_template: uri_template.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceTemplate {
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -5171,6 +5609,12 @@ impl ResultObject {
     }
 }
 
+crate::rt::setters! {
+    ResultObject {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
@@ -5231,6 +5675,12 @@ impl Root {
     }
 }
 
+crate::rt::setters! {
+    Root {
+        plain with_name(name: ::std::string::String) "name",
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -5261,6 +5711,12 @@ impl RootsListChangedNotification {
     }
 }
 
+crate::rt::setters! {
+    RootsListChangedNotification {
+        plain with_params(params: RootsListChangedNotificationParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/RootsListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5287,6 +5743,12 @@ impl RootsListChangedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    RootsListChangedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -5477,6 +5939,17 @@ impl ServerCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilities {
+        plain with_completions(completions: serde_json::Map<::std::string::String, serde_json::Value>) "completions",
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "experimental",
+        plain with_logging(logging: serde_json::Map<::std::string::String, serde_json::Value>) "logging",
+        plain with_prompts(prompts: ServerCapabilitiesPrompts) "prompts",
+        plain with_resources(resources: ServerCapabilitiesResources) "resources",
+        plain with_tools(tools: ServerCapabilitiesTools) "tools",
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
@@ -5503,6 +5976,12 @@ impl ServerCapabilitiesPrompts {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesPrompts {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -5539,6 +6018,13 @@ impl ServerCapabilitiesResources {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilitiesResources {
+        plain with_list_changed(list_changed: bool) "listChanged",
+        plain with_subscribe(subscribe: bool) "subscribe",
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
@@ -5565,6 +6051,12 @@ impl ServerCapabilitiesTools {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesTools {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -5712,6 +6204,12 @@ impl TextContent {
     }
 }
 
+crate::rt::setters! {
+    TextContent {
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
@@ -5746,6 +6244,12 @@ impl TextResourceContents {
             uri: uri.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TextResourceContents {
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -5791,6 +6295,13 @@ impl Tool {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Tool {
+        plain with_annotations(annotations: ToolAnnotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
     }
 }
 
@@ -5877,6 +6388,16 @@ impl ToolAnnotations {
     }
 }
 
+crate::rt::setters! {
+    ToolAnnotations {
+        plain with_destructive_hint(destructive_hint: bool) "destructiveHint",
+        plain with_idempotent_hint(idempotent_hint: bool) "idempotentHint",
+        plain with_open_world_hint(open_world_hint: bool) "openWorldHint",
+        plain with_read_only_hint(read_only_hint: bool) "readOnlyHint",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
@@ -5915,6 +6436,13 @@ impl ToolInputSchema {
     }
 }
 
+crate::rt::setters! {
+    ToolInputSchema {
+        plain with_properties(properties: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "properties",
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5940,6 +6468,12 @@ impl ToolListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolListChangedNotification {
+        plain with_params(params: ToolListChangedNotificationParams) "params",
     }
 }
 
@@ -5969,6 +6503,12 @@ impl ToolListChangedNotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolListChangedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 

@@ -62,6 +62,14 @@ impl Annotations {
     }
 }
 
+crate::rt::setters! {
+    Annotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_last_modified(last_modified: ::std::string::String) "lastModified",
+        plain with_priority(priority: serde_json::Number) "priority",
+    }
+}
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -1215,6 +1223,13 @@ impl AudioContent {
     }
 }
 
+crate::rt::setters! {
+    AudioContent {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1248,6 +1263,12 @@ impl BaseMetadata {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    BaseMetadata {
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -1294,6 +1315,13 @@ impl BlobResourceContents {
     }
 }
 
+crate::rt::setters! {
+    BlobResourceContents {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
@@ -1324,6 +1352,14 @@ impl BooleanSchema {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    BooleanSchema {
+        plain with_default(default: bool) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -1383,6 +1419,12 @@ impl CallToolRequestParams {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CallToolRequestParams {
+        plain with_arguments(arguments: serde_json::Map<::std::string::String, serde_json::Value>) "arguments",
     }
 }
 
@@ -1449,6 +1491,14 @@ impl CallToolResult {
             content,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CallToolResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_is_error(is_error: bool) "isError",
+        plain with_structured_content(structured_content: serde_json::Map<::std::string::String, serde_json::Value>) "structuredContent",
     }
 }
 
@@ -1561,6 +1611,12 @@ impl CancelledNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    CancelledNotificationParams {
+        plain with_reason(reason: ::std::string::String) "reason",
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1609,6 +1665,15 @@ impl ClientCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ClientCapabilities {
+        plain with_elicitation(elicitation: serde_json::Map<::std::string::String, serde_json::Value>) "elicitation",
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "experimental",
+        plain with_roots(roots: ClientCapabilitiesRoots) "roots",
+        plain with_sampling(sampling: serde_json::Map<::std::string::String, serde_json::Value>) "sampling",
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
@@ -1635,6 +1700,12 @@ impl ClientCapabilitiesRoots {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesRoots {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -1705,6 +1776,12 @@ impl CompleteRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CompleteRequestParams {
+        plain with_context(context: CompleteRequestParamsContext) "context",
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
@@ -1769,6 +1846,12 @@ impl CompleteRequestParamsContext {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CompleteRequestParamsContext {
+        plain with_arguments(arguments: ::std::collections::BTreeMap<::std::string::String,::std::string::String>) "arguments",
     }
 }
 
@@ -1878,6 +1961,12 @@ impl CompleteResult {
     }
 }
 
+crate::rt::setters! {
+    CompleteResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1910,6 +1999,13 @@ impl CompleteResultCompletion {
             values,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CompleteResultCompletion {
+        plain with_has_more(has_more: bool) "hasMore",
+        plain with_total(total: i64) "total",
     }
 }
 
@@ -2150,6 +2246,17 @@ impl CreateMessageRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CreateMessageRequestParams {
+        plain with_include_context(include_context: CreateMessageRequestParamsIncludeContext) "includeContext",
+        plain with_metadata(metadata: serde_json::Map<::std::string::String, serde_json::Value>) "metadata",
+        plain with_model_preferences(model_preferences: ModelPreferences) "modelPreferences",
+        plain with_stop_sequences(stop_sequences: ::std::vec::Vec<::std::string::String>) "stopSequences",
+        plain with_system_prompt(system_prompt: ::std::string::String) "systemPrompt",
+        plain with_temperature(temperature: serde_json::Number) "temperature",
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
 ///
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
@@ -2227,6 +2334,13 @@ impl CreateMessageResult {
             stop_reason: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    CreateMessageResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_stop_reason(stop_reason: ::std::string::String) "stopReason",
     }
 }
 
@@ -2441,6 +2555,12 @@ impl ElicitRequestParamsRequestedSchema {
     }
 }
 
+crate::rt::setters! {
+    ElicitRequestParamsRequestedSchema {
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
+    }
+}
+
 /// The client's response to an elicitation request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2483,6 +2603,13 @@ impl ElicitResult {
             content: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ElicitResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_content(content: ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>) "content",
     }
 }
 
@@ -2654,6 +2781,13 @@ impl EmbeddedResource {
     }
 }
 
+crate::rt::setters! {
+    EmbeddedResource {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/resource`.
 ///
 /// # Decoding
@@ -2761,6 +2895,14 @@ impl EnumSchema {
     }
 }
 
+crate::rt::setters! {
+    EnumSchema {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_enum_names(enum_names: ::std::vec::Vec<::std::string::String>) "enumNames",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2822,6 +2964,12 @@ impl GetPromptRequestParams {
     }
 }
 
+crate::rt::setters! {
+    GetPromptRequestParams {
+        plain with_arguments(arguments: ::std::collections::BTreeMap<::std::string::String,::std::string::String>) "arguments",
+    }
+}
+
 /// The server's response to a prompts/get request from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2855,6 +3003,13 @@ impl GetPromptResult {
             messages,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    GetPromptResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_description(description: ::std::string::String) "description",
     }
 }
 
@@ -2905,6 +3060,13 @@ impl ImageContent {
     }
 }
 
+crate::rt::setters! {
+    ImageContent {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2944,6 +3106,12 @@ impl Implementation {
             version: version.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Implementation {
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -3065,6 +3233,13 @@ impl InitializeResult {
     }
 }
 
+crate::rt::setters! {
+    InitializeResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_instructions(instructions: ::std::string::String) "instructions",
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3090,6 +3265,12 @@ impl InitializedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InitializedNotification {
+        plain with_params(params: ResultObject) "params",
     }
 }
 
@@ -3161,6 +3342,12 @@ impl JsonRpcErrorError {
             message: message.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcErrorError {
+        plain with_data(data: serde_json::Value) "data",
     }
 }
 
@@ -3314,6 +3501,12 @@ impl JsonRpcNotification {
     }
 }
 
+crate::rt::setters! {
+    JsonRpcNotification {
+        plain with_params(params: ResultObject) "params",
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -3354,6 +3547,12 @@ impl JsonRpcRequest {
     }
 }
 
+crate::rt::setters! {
+    JsonRpcRequest {
+        plain with_params(params: JsonRpcRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3378,6 +3577,12 @@ impl JsonRpcRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcRequestParams {
+        plain with_meta(meta: JsonRpcRequestParamsMeta) "_meta",
     }
 }
 
@@ -3407,6 +3612,12 @@ impl JsonRpcRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -3471,6 +3682,12 @@ impl ListPromptsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListPromptsRequest {
+        plain with_params(params: ListPromptsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3496,6 +3713,12 @@ impl ListPromptsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListPromptsRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3536,6 +3759,13 @@ impl ListPromptsResult {
     }
 }
 
+crate::rt::setters! {
+    ListPromptsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3564,6 +3794,12 @@ impl ListResourceTemplatesRequest {
     }
 }
 
+crate::rt::setters! {
+    ListResourceTemplatesRequest {
+        plain with_params(params: ListResourceTemplatesRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3589,6 +3825,12 @@ impl ListResourceTemplatesRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourceTemplatesRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3630,6 +3872,13 @@ impl ListResourceTemplatesResult {
     }
 }
 
+crate::rt::setters! {
+    ListResourceTemplatesResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3658,6 +3907,12 @@ impl ListResourcesRequest {
     }
 }
 
+crate::rt::setters! {
+    ListResourcesRequest {
+        plain with_params(params: ListResourcesRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3683,6 +3938,12 @@ impl ListResourcesRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourcesRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3723,6 +3984,13 @@ impl ListResourcesResult {
     }
 }
 
+crate::rt::setters! {
+    ListResourcesResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -3757,6 +4025,12 @@ impl ListRootsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListRootsRequest {
+        plain with_params(params: ListRootsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3781,6 +4055,12 @@ impl ListRootsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListRootsRequestParams {
+        plain with_meta(meta: ListRootsRequestParamsMeta) "_meta",
     }
 }
 
@@ -3810,6 +4090,12 @@ impl ListRootsRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListRootsRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -3847,6 +4133,12 @@ impl ListRootsResult {
     }
 }
 
+crate::rt::setters! {
+    ListRootsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3875,6 +4167,12 @@ impl ListToolsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListToolsRequest {
+        plain with_params(params: ListToolsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -3900,6 +4198,12 @@ impl ListToolsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListToolsRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -3937,6 +4241,13 @@ impl ListToolsResult {
             tools,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListToolsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
     }
 }
 
@@ -3989,6 +4300,19 @@ crate::rt::wire_enum! {
         Notice: "notice",
         Warning: "warning",
         ..Unknown,
+    }
+}
+
+crate::rt::ordered! {
+    LoggingLevel {
+        Debug,
+        Info,
+        Notice,
+        Warning,
+        Error,
+        Critical,
+        Alert,
+        Emergency,
     }
 }
 
@@ -4057,6 +4381,12 @@ impl LoggingMessageNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    LoggingMessageNotificationParams {
+        plain with_logger(logger: ::std::string::String) "logger",
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -4092,6 +4422,12 @@ impl ModelHint {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ModelHint {
+        plain with_name(name: ::std::string::String) "name",
     }
 }
 
@@ -4156,6 +4492,15 @@ impl ModelPreferences {
     }
 }
 
+crate::rt::setters! {
+    ModelPreferences {
+        plain with_cost_priority(cost_priority: serde_json::Number) "costPriority",
+        plain with_hints(hints: ::std::vec::Vec<ModelHint>) "hints",
+        plain with_intelligence_priority(intelligence_priority: serde_json::Number) "intelligencePriority",
+        plain with_speed_priority(speed_priority: serde_json::Number) "speedPriority",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Notification {
@@ -4181,6 +4526,12 @@ impl Notification {
             method: method.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Notification {
+        plain with_params(params: ResultObject) "params",
     }
 }
 
@@ -4222,6 +4573,15 @@ impl NumberSchema {
             r#type,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    NumberSchema {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_maximum(maximum: serde_json::Number) "maximum",
+        plain with_minimum(minimum: serde_json::Number) "minimum",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -4278,6 +4638,12 @@ impl PaginatedRequest {
     }
 }
 
+crate::rt::setters! {
+    PaginatedRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4303,6 +4669,12 @@ impl PaginatedRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PaginatedRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
     }
 }
 
@@ -4339,6 +4711,13 @@ impl PaginatedResult {
     }
 }
 
+crate::rt::setters! {
+    PaginatedResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4364,6 +4743,12 @@ impl PingRequest {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PingRequest {
+        plain with_params(params: PingRequestParams) "params",
     }
 }
 
@@ -4394,6 +4779,12 @@ impl PingRequestParams {
     }
 }
 
+crate::rt::setters! {
+    PingRequestParams {
+        plain with_meta(meta: PingRequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
@@ -4420,6 +4811,12 @@ impl PingRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PingRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -4618,6 +5015,13 @@ impl ProgressNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    ProgressNotificationParams {
+        plain with_message(message: ::std::string::String) "message",
+        plain with_total(total: serde_json::Number) "total",
+    }
+}
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// # Decoding
@@ -4737,6 +5141,15 @@ impl Prompt {
     }
 }
 
+crate::rt::setters! {
+    Prompt {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_arguments(arguments: ::std::vec::Vec<PromptArgument>) "arguments",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4781,6 +5194,14 @@ impl PromptArgument {
     }
 }
 
+crate::rt::setters! {
+    PromptArgument {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_required(required: bool) "required",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4806,6 +5227,12 @@ impl PromptListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptListChangedNotification {
+        plain with_params(params: ResultObject) "params",
     }
 }
 
@@ -4876,6 +5303,12 @@ impl PromptReference {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptReference {
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -4963,6 +5396,12 @@ impl ReadResourceResult {
             contents,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ReadResourceResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -5063,6 +5502,12 @@ impl Request {
     }
 }
 
+crate::rt::setters! {
+    Request {
+        plain with_params(params: RequestParams) "params",
+    }
+}
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -5159,6 +5604,12 @@ impl RequestParams {
     }
 }
 
+crate::rt::setters! {
+    RequestParams {
+        plain with_meta(meta: RequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
@@ -5185,6 +5636,12 @@ impl RequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    RequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -5257,6 +5714,17 @@ impl Resource {
     }
 }
 
+crate::rt::setters! {
+    Resource {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_size(size: i64) "size",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5291,6 +5759,13 @@ impl ResourceContents {
             uri: uri.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceContents {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -5367,6 +5842,17 @@ impl ResourceLink {
     }
 }
 
+crate::rt::setters! {
+    ResourceLink {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_size(size: i64) "size",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5392,6 +5878,12 @@ impl ResourceListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceListChangedNotification {
+        plain with_params(params: ResultObject) "params",
     }
 }
 
@@ -5456,6 +5948,16 @@ impl ResourceTemplate {
             uri_template: uri_template.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceTemplate {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -5572,6 +6074,12 @@ impl ResultObject {
     }
 }
 
+crate::rt::setters! {
+    ResultObject {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
@@ -5638,6 +6146,13 @@ impl Root {
     }
 }
 
+crate::rt::setters! {
+    Root {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_name(name: ::std::string::String) "name",
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -5665,6 +6180,12 @@ impl RootsListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    RootsListChangedNotification {
+        plain with_params(params: ResultObject) "params",
     }
 }
 
@@ -5855,6 +6376,17 @@ impl ServerCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilities {
+        plain with_completions(completions: serde_json::Map<::std::string::String, serde_json::Value>) "completions",
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "experimental",
+        plain with_logging(logging: serde_json::Map<::std::string::String, serde_json::Value>) "logging",
+        plain with_prompts(prompts: ServerCapabilitiesPrompts) "prompts",
+        plain with_resources(resources: ServerCapabilitiesResources) "resources",
+        plain with_tools(tools: ServerCapabilitiesTools) "tools",
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
@@ -5881,6 +6413,12 @@ impl ServerCapabilitiesPrompts {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesPrompts {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -5917,6 +6455,13 @@ impl ServerCapabilitiesResources {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilitiesResources {
+        plain with_list_changed(list_changed: bool) "listChanged",
+        plain with_subscribe(subscribe: bool) "subscribe",
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
@@ -5943,6 +6488,12 @@ impl ServerCapabilitiesTools {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesTools {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -6038,6 +6589,16 @@ impl StringSchema {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    StringSchema {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_format(format: StringSchemaFormat) "format",
+        plain with_max_length(max_length: i64) "maxLength",
+        plain with_min_length(min_length: i64) "minLength",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -6168,6 +6729,13 @@ impl TextContent {
     }
 }
 
+crate::rt::setters! {
+    TextContent {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
@@ -6208,6 +6776,13 @@ impl TextResourceContents {
             uri: uri.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TextResourceContents {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -6275,6 +6850,16 @@ impl Tool {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Tool {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: ToolAnnotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_output_schema(output_schema: ToolOutputSchema) "outputSchema",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -6375,6 +6960,16 @@ impl ToolAnnotations {
     }
 }
 
+crate::rt::setters! {
+    ToolAnnotations {
+        plain with_destructive_hint(destructive_hint: bool) "destructiveHint",
+        plain with_idempotent_hint(idempotent_hint: bool) "idempotentHint",
+        plain with_open_world_hint(open_world_hint: bool) "openWorldHint",
+        plain with_read_only_hint(read_only_hint: bool) "readOnlyHint",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
@@ -6413,6 +7008,13 @@ impl ToolInputSchema {
     }
 }
 
+crate::rt::setters! {
+    ToolInputSchema {
+        plain with_properties(properties: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "properties",
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -6438,6 +7040,12 @@ impl ToolListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolListChangedNotification {
+        plain with_params(params: ResultObject) "params",
     }
 }
 
@@ -6477,6 +7085,13 @@ impl ToolOutputSchema {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolOutputSchema {
+        plain with_properties(properties: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "properties",
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
     }
 }
 

@@ -909,10 +909,11 @@ async fn serve_client_one<H: ServerHandler, P: Policy>(
             if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
                 return Some(crate::rt::service::refuse(&id, error));
             }
+            let peer = ClientPeer(policy.request_peer(meta.as_ref(), &peer.0));
             let cx = RequestContext {
                 id: id.clone(),
                 meta,
-                peer: peer.clone(),
+                peer,
             };
             Some(
                 match request {
@@ -1104,10 +1105,11 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
             if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
                 return Some(crate::rt::service::refuse(&id, error));
             }
+            let peer = ServerPeer(policy.request_peer(meta.as_ref(), &peer.0));
             let cx = RequestContext {
                 id: id.clone(),
                 meta,
-                peer: peer.clone(),
+                peer,
             };
             Some(
                 match request {
@@ -1217,7 +1219,7 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
 
 /// A server's handler and policy, ready for a session engine: every message is served by [`serve_client_message`].
 #[derive(Debug, Clone, Default)]
-pub struct Server<H, P = crate::rt::service::Open> {
+pub struct Server<H, P = crate::version::InitializeFirst> {
     /// The handler.
     pub handler: H,
     /// The policy in front of it.
@@ -1225,11 +1227,11 @@ pub struct Server<H, P = crate::rt::service::Open> {
 }
 
 impl<H: ServerHandler> Server<H> {
-    /// The handler, behind the [`Open`](crate::rt::service::Open) policy.
+    /// The handler, behind this era's lifecycle ([`InitializeFirst`](crate::version::InitializeFirst)): only `ping` before `initialize`, which comes once. `with_policy(Open)` turns it off.
     pub fn new(handler: H) -> Self {
         Server {
             handler,
-            policy: crate::rt::service::Open,
+            policy: crate::version::InitializeFirst::new(),
         }
     }
 }
@@ -1374,13 +1376,16 @@ impl ServerHandler for Router {
         super::InitializeResult,
         crate::rt::jsonrpc::ErrorObject,
     > {
-        Ok(
-            super::InitializeResult::new(
+        Ok(super::InitializeResult {
+            instructions: self
+                .instructions_given()
+                .map(::std::string::ToString::to_string),
+            ..super::InitializeResult::new(
                 "2025-11-25",
                 router_capabilities(self.held()),
                 self.info().clone(),
-            ),
-        )
+            )
+        })
     }
     async fn list_tools(
         &self,

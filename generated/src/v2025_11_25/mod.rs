@@ -62,6 +62,14 @@ impl Annotations {
     }
 }
 
+crate::rt::setters! {
+    Annotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_last_modified(last_modified: ::std::string::String) "lastModified",
+        plain with_priority(priority: serde_json::Number) "priority",
+    }
+}
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -1773,6 +1781,13 @@ impl AudioContent {
     }
 }
 
+crate::rt::setters! {
+    AudioContent {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1806,6 +1821,12 @@ impl BaseMetadata {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    BaseMetadata {
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -1852,6 +1873,13 @@ impl BlobResourceContents {
     }
 }
 
+crate::rt::setters! {
+    BlobResourceContents {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
@@ -1882,6 +1910,14 @@ impl BooleanSchema {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    BooleanSchema {
+        plain with_default(default: bool) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -2044,6 +2080,14 @@ impl CallToolRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CallToolRequestParams {
+        plain with_meta(meta: CallToolRequestParamsMeta) "_meta",
+        plain with_arguments(arguments: serde_json::Map<::std::string::String, serde_json::Value>) "arguments",
+        plain with_task(task: TaskMetadata) "task",
+    }
+}
+
 impl CallToolRequestParams {
     /// The arguments decoded as `T` (absent arguments as an empty object), with the
     /// path of whatever does not fit; a handler answers that error with
@@ -2082,6 +2126,12 @@ impl CallToolRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CallToolRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -2136,6 +2186,14 @@ impl CallToolResult {
             content,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CallToolResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_is_error(is_error: bool) "isError",
+        plain with_structured_content(structured_content: serde_json::Map<::std::string::String, serde_json::Value>) "structuredContent",
     }
 }
 
@@ -2317,6 +2375,14 @@ impl CancelTaskResult {
     }
 }
 
+crate::rt::setters! {
+    CancelTaskResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_poll_interval(poll_interval: i64) "pollInterval",
+        plain with_status_message(status_message: ::std::string::String) "statusMessage",
+    }
+}
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -2396,6 +2462,14 @@ impl CancelledNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    CancelledNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_reason(reason: ::std::string::String) "reason",
+        plain with_request_id(request_id: RequestId) "requestId",
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2444,6 +2518,16 @@ impl ClientCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ClientCapabilities {
+        plain with_elicitation(elicitation: ClientCapabilitiesElicitation) "elicitation",
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "experimental",
+        plain with_roots(roots: ClientCapabilitiesRoots) "roots",
+        plain with_sampling(sampling: ClientCapabilitiesSampling) "sampling",
+        plain with_tasks(tasks: ClientCapabilitiesTasks) "tasks",
+    }
+}
+
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
@@ -2479,6 +2563,13 @@ impl ClientCapabilitiesElicitation {
     }
 }
 
+crate::rt::setters! {
+    ClientCapabilitiesElicitation {
+        plain with_form(form: serde_json::Map<::std::string::String, serde_json::Value>) "form",
+        plain with_url(url: serde_json::Map<::std::string::String, serde_json::Value>) "url",
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/roots`.
@@ -2505,6 +2596,12 @@ impl ClientCapabilitiesRoots {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesRoots {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -2543,6 +2640,13 @@ impl ClientCapabilitiesSampling {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesSampling {
+        plain with_context(context: serde_json::Map<::std::string::String, serde_json::Value>) "context",
+        plain with_tools(tools: serde_json::Map<::std::string::String, serde_json::Value>) "tools",
     }
 }
 
@@ -2587,6 +2691,14 @@ impl ClientCapabilitiesTasks {
     }
 }
 
+crate::rt::setters! {
+    ClientCapabilitiesTasks {
+        plain with_cancel(cancel: serde_json::Map<::std::string::String, serde_json::Value>) "cancel",
+        plain with_list(list: serde_json::Map<::std::string::String, serde_json::Value>) "list",
+        plain with_requests(requests: ClientCapabilitiesTasksRequests) "requests",
+    }
+}
+
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests`.
@@ -2617,6 +2729,13 @@ impl ClientCapabilitiesTasksRequests {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesTasksRequests {
+        plain with_elicitation(elicitation: ClientCapabilitiesTasksRequestsElicitation) "elicitation",
+        plain with_sampling(sampling: ClientCapabilitiesTasksRequestsSampling) "sampling",
     }
 }
 
@@ -2651,6 +2770,12 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     }
 }
 
+crate::rt::setters! {
+    ClientCapabilitiesTasksRequestsElicitation {
+        plain with_create(create: serde_json::Map<::std::string::String, serde_json::Value>) "create",
+    }
+}
+
 /// Task support for sampling-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling`.
@@ -2679,6 +2804,12 @@ impl ClientCapabilitiesTasksRequestsSampling {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesTasksRequestsSampling {
+        plain with_create_message(create_message: serde_json::Map<::std::string::String, serde_json::Value>) "createMessage",
     }
 }
 
@@ -2760,6 +2891,13 @@ impl CompleteRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CompleteRequestParams {
+        plain with_meta(meta: CompleteRequestParamsMeta) "_meta",
+        plain with_context(context: CompleteRequestParamsContext) "context",
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
@@ -2827,6 +2965,12 @@ impl CompleteRequestParamsContext {
     }
 }
 
+crate::rt::setters! {
+    CompleteRequestParamsContext {
+        plain with_arguments(arguments: ::std::collections::BTreeMap<::std::string::String,::std::string::String>) "arguments",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/_meta`.
@@ -2853,6 +2997,12 @@ impl CompleteRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CompleteRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -2962,6 +3112,12 @@ impl CompleteResult {
     }
 }
 
+crate::rt::setters! {
+    CompleteResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -2994,6 +3150,13 @@ impl CompleteResultCompletion {
             values,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CompleteResultCompletion {
+        plain with_has_more(has_more: bool) "hasMore",
+        plain with_total(total: i64) "total",
     }
 }
 
@@ -3348,6 +3511,21 @@ impl CreateMessageRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CreateMessageRequestParams {
+        plain with_meta(meta: CreateMessageRequestParamsMeta) "_meta",
+        plain with_include_context(include_context: CreateMessageRequestParamsIncludeContext) "includeContext",
+        plain with_metadata(metadata: serde_json::Map<::std::string::String, serde_json::Value>) "metadata",
+        plain with_model_preferences(model_preferences: ModelPreferences) "modelPreferences",
+        plain with_stop_sequences(stop_sequences: ::std::vec::Vec<::std::string::String>) "stopSequences",
+        plain with_system_prompt(system_prompt: ::std::string::String) "systemPrompt",
+        plain with_task(task: TaskMetadata) "task",
+        plain with_temperature(temperature: serde_json::Number) "temperature",
+        plain with_tool_choice(tool_choice: ToolChoice) "toolChoice",
+        plain with_tools(tools: ::std::vec::Vec<Tool>) "tools",
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 /// The client MAY ignore this request.
 ///
@@ -3412,6 +3590,12 @@ impl CreateMessageRequestParamsMeta {
     }
 }
 
+crate::rt::setters! {
+    CreateMessageRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
+    }
+}
+
 /// The client's response to a sampling/createMessage request from the server.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -3468,6 +3652,13 @@ impl CreateMessageResult {
             stop_reason: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    CreateMessageResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_stop_reason(stop_reason: ::std::string::String) "stopReason",
     }
 }
 
@@ -3740,6 +3931,12 @@ impl CreateTaskResult {
     }
 }
 
+crate::rt::setters! {
+    CreateTaskResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
 
@@ -3909,6 +4106,13 @@ impl ElicitRequestFormParams {
     }
 }
 
+crate::rt::setters! {
+    ElicitRequestFormParams {
+        plain with_meta(meta: ElicitRequestFormParamsMeta) "_meta",
+        plain with_task(task: TaskMetadata) "task",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/_meta`.
@@ -3935,6 +4139,12 @@ impl ElicitRequestFormParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ElicitRequestFormParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -3980,6 +4190,13 @@ impl ElicitRequestFormParamsRequestedSchema {
             properties,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ElicitRequestFormParamsRequestedSchema {
+        plain with_schema(schema: ::std::string::String) "$schema",
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
     }
 }
 
@@ -4120,6 +4337,13 @@ impl ElicitRequestUrlParams {
     }
 }
 
+crate::rt::setters! {
+    ElicitRequestUrlParams {
+        plain with_meta(meta: ElicitRequestUrlParamsMeta) "_meta",
+        plain with_task(task: TaskMetadata) "task",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestURLParams/properties/_meta`.
@@ -4146,6 +4370,12 @@ impl ElicitRequestUrlParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ElicitRequestUrlParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -4192,6 +4422,13 @@ impl ElicitResult {
             content: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ElicitResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_content(content: ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>) "content",
     }
 }
 
@@ -4454,6 +4691,13 @@ impl EmbeddedResource {
             resource,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    EmbeddedResource {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
     }
 }
 
@@ -4722,6 +4966,12 @@ impl ErrorObject {
     }
 }
 
+crate::rt::setters! {
+    ErrorObject {
+        plain with_data(data: serde_json::Value) "data",
+    }
+}
+
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4794,6 +5044,13 @@ impl GetPromptRequestParams {
     }
 }
 
+crate::rt::setters! {
+    GetPromptRequestParams {
+        plain with_meta(meta: GetPromptRequestParamsMeta) "_meta",
+        plain with_arguments(arguments: ::std::collections::BTreeMap<::std::string::String,::std::string::String>) "arguments",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/GetPromptRequestParams/properties/_meta`.
@@ -4820,6 +5077,12 @@ impl GetPromptRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    GetPromptRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -4856,6 +5119,13 @@ impl GetPromptResult {
             messages,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    GetPromptResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_description(description: ::std::string::String) "description",
     }
 }
 
@@ -4950,6 +5220,12 @@ impl GetTaskPayloadResult {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    GetTaskPayloadResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -5092,6 +5368,14 @@ impl GetTaskResult {
     }
 }
 
+crate::rt::setters! {
+    GetTaskResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_poll_interval(poll_interval: i64) "pollInterval",
+        plain with_status_message(status_message: ::std::string::String) "statusMessage",
+    }
+}
+
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5143,6 +5427,14 @@ impl Icon {
             src: src.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Icon {
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_sizes(sizes: ::std::vec::Vec<::std::string::String>) "sizes",
+        plain with_theme(theme: IconTheme) "theme",
     }
 }
 
@@ -5212,6 +5504,12 @@ impl Icons {
     }
 }
 
+crate::rt::setters! {
+    Icons {
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+    }
+}
+
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5256,6 +5554,13 @@ impl ImageContent {
             mime_type: mime_type.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ImageContent {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
     }
 }
 
@@ -5322,6 +5627,15 @@ impl Implementation {
             version: version.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Implementation {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_title(title: ::std::string::String) "title",
+        plain with_website_url(website_url: ::std::string::String) "websiteUrl",
     }
 }
 
@@ -5403,6 +5717,12 @@ impl InitializeRequestParams {
     }
 }
 
+crate::rt::setters! {
+    InitializeRequestParams {
+        plain with_meta(meta: InitializeRequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/InitializeRequestParams/properties/_meta`.
@@ -5429,6 +5749,12 @@ impl InitializeRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InitializeRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -5483,6 +5809,13 @@ impl InitializeResult {
     }
 }
 
+crate::rt::setters! {
+    InitializeResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_instructions(instructions: ::std::string::String) "instructions",
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5510,6 +5843,12 @@ impl InitializedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InitializedNotification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -5542,6 +5881,12 @@ impl JsonRpcErrorResponse {
             error,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcErrorResponse {
+        plain with_id(id: RequestId) "id",
     }
 }
 
@@ -5696,6 +6041,12 @@ impl JsonRpcNotification {
     }
 }
 
+crate::rt::setters! {
+    JsonRpcNotification {
+        plain with_params(params: serde_json::Map<::std::string::String, serde_json::Value>) "params",
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -5735,6 +6086,12 @@ impl JsonRpcRequest {
             params: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcRequest {
+        plain with_params(params: serde_json::Map<::std::string::String, serde_json::Value>) "params",
     }
 }
 
@@ -5889,6 +6246,15 @@ impl LegacyTitledEnumSchema {
     }
 }
 
+crate::rt::setters! {
+    LegacyTitledEnumSchema {
+        plain with_default(default: ::std::string::String) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_enum_names(enum_names: ::std::vec::Vec<::std::string::String>) "enumNames",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5922,6 +6288,12 @@ impl ListPromptsRequest {
             params: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ListPromptsRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
     }
 }
 
@@ -5962,6 +6334,13 @@ impl ListPromptsResult {
     }
 }
 
+crate::rt::setters! {
+    ListPromptsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5995,6 +6374,12 @@ impl ListResourceTemplatesRequest {
             params: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourceTemplatesRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
     }
 }
 
@@ -6036,6 +6421,13 @@ impl ListResourceTemplatesResult {
     }
 }
 
+crate::rt::setters! {
+    ListResourceTemplatesResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -6069,6 +6461,12 @@ impl ListResourcesRequest {
             params: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourcesRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
     }
 }
 
@@ -6106,6 +6504,13 @@ impl ListResourcesResult {
             resources,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListResourcesResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
     }
 }
 
@@ -6151,6 +6556,12 @@ impl ListRootsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListRootsRequest {
+        plain with_params(params: RequestParams) "params",
+    }
+}
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
@@ -6182,6 +6593,12 @@ impl ListRootsResult {
             roots,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListRootsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -6218,6 +6635,12 @@ impl ListTasksRequest {
             params: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ListTasksRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
     }
 }
 
@@ -6258,6 +6681,13 @@ impl ListTasksResult {
     }
 }
 
+crate::rt::setters! {
+    ListTasksResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -6291,6 +6721,12 @@ impl ListToolsRequest {
             params: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ListToolsRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
     }
 }
 
@@ -6328,6 +6764,13 @@ impl ListToolsResult {
             tools,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListToolsResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
     }
 }
 
@@ -6380,6 +6823,19 @@ crate::rt::wire_enum! {
         Notice: "notice",
         Warning: "warning",
         ..Unknown,
+    }
+}
+
+crate::rt::ordered! {
+    LoggingLevel {
+        Debug,
+        Info,
+        Notice,
+        Warning,
+        Error,
+        Critical,
+        Alert,
+        Emergency,
     }
 }
 
@@ -6458,6 +6914,13 @@ impl LoggingMessageNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    LoggingMessageNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_logger(logger: ::std::string::String) "logger",
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -6493,6 +6956,12 @@ impl ModelHint {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ModelHint {
+        plain with_name(name: ::std::string::String) "name",
     }
 }
 
@@ -6554,6 +7023,15 @@ impl ModelPreferences {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ModelPreferences {
+        plain with_cost_priority(cost_priority: serde_json::Number) "costPriority",
+        plain with_hints(hints: ::std::vec::Vec<ModelHint>) "hints",
+        plain with_intelligence_priority(intelligence_priority: serde_json::Number) "intelligencePriority",
+        plain with_speed_priority(speed_priority: serde_json::Number) "speedPriority",
     }
 }
 
@@ -6675,6 +7153,12 @@ impl Notification {
     }
 }
 
+crate::rt::setters! {
+    Notification {
+        plain with_params(params: serde_json::Map<::std::string::String, serde_json::Value>) "params",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
@@ -6700,6 +7184,12 @@ impl NotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    NotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -6745,6 +7235,16 @@ impl NumberSchema {
             r#type,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    NumberSchema {
+        plain with_default(default: serde_json::Number) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_maximum(maximum: serde_json::Number) "maximum",
+        plain with_minimum(minimum: serde_json::Number) "minimum",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -6811,6 +7311,12 @@ impl PaginatedRequest {
     }
 }
 
+crate::rt::setters! {
+    PaginatedRequest {
+        plain with_params(params: PaginatedRequestParams) "params",
+    }
+}
+
 /// Common parameters for paginated requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -6843,6 +7349,13 @@ impl PaginatedRequestParams {
     }
 }
 
+crate::rt::setters! {
+    PaginatedRequestParams {
+        plain with_meta(meta: PaginatedRequestParamsMeta) "_meta",
+        plain with_cursor(cursor: ::std::string::String) "cursor",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/PaginatedRequestParams/properties/_meta`.
@@ -6869,6 +7382,12 @@ impl PaginatedRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PaginatedRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -6905,6 +7424,13 @@ impl PaginatedResult {
     }
 }
 
+crate::rt::setters! {
+    PaginatedResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -6938,6 +7464,12 @@ impl PingRequest {
             params: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    PingRequest {
+        plain with_params(params: RequestParams) "params",
     }
 }
 
@@ -7259,6 +7791,14 @@ impl ProgressNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    ProgressNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_message(message: ::std::string::String) "message",
+        plain with_total(total: serde_json::Number) "total",
+    }
+}
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// # Decoding
@@ -7390,6 +7930,16 @@ impl Prompt {
     }
 }
 
+crate::rt::setters! {
+    Prompt {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_arguments(arguments: ::std::vec::Vec<PromptArgument>) "arguments",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -7434,6 +7984,14 @@ impl PromptArgument {
     }
 }
 
+crate::rt::setters! {
+    PromptArgument {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_required(required: bool) "required",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -7461,6 +8019,12 @@ impl PromptListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptListChangedNotification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -7534,6 +8098,12 @@ impl PromptReference {
     }
 }
 
+crate::rt::setters! {
+    PromptReference {
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -7600,6 +8170,12 @@ impl ReadResourceRequestParams {
     }
 }
 
+crate::rt::setters! {
+    ReadResourceRequestParams {
+        plain with_meta(meta: ReadResourceRequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ReadResourceRequestParams/properties/_meta`.
@@ -7626,6 +8202,12 @@ impl ReadResourceRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ReadResourceRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -7658,6 +8240,12 @@ impl ReadResourceResult {
             contents,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ReadResourceResult {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -7789,6 +8377,12 @@ impl Request {
     }
 }
 
+crate::rt::setters! {
+    Request {
+        plain with_params(params: serde_json::Map<::std::string::String, serde_json::Value>) "params",
+    }
+}
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -7885,6 +8479,12 @@ impl RequestParams {
     }
 }
 
+crate::rt::setters! {
+    RequestParams {
+        plain with_meta(meta: RequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/RequestParams/properties/_meta`.
@@ -7911,6 +8511,12 @@ impl RequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    RequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -7995,6 +8601,18 @@ impl Resource {
     }
 }
 
+crate::rt::setters! {
+    Resource {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_size(size: i64) "size",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -8029,6 +8647,13 @@ impl ResourceContents {
             uri: uri.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceContents {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -8117,6 +8742,18 @@ impl ResourceLink {
     }
 }
 
+crate::rt::setters! {
+    ResourceLink {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_size(size: i64) "size",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -8144,6 +8781,12 @@ impl ResourceListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceListChangedNotification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -8178,6 +8821,12 @@ impl ResourceRequestParams {
     }
 }
 
+crate::rt::setters! {
+    ResourceRequestParams {
+        plain with_meta(meta: ResourceRequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ResourceRequestParams/properties/_meta`.
@@ -8204,6 +8853,12 @@ impl ResourceRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -8280,6 +8935,17 @@ impl ResourceTemplate {
             uri_template: uri_template.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceTemplate {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -8375,6 +9041,12 @@ impl ResourceUpdatedNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    ResourceUpdatedNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+    }
+}
+
 #[doc(alias = "Result")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -8401,6 +9073,12 @@ impl ResultObject {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResultObject {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -8470,6 +9148,13 @@ impl Root {
     }
 }
 
+crate::rt::setters! {
+    Root {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_name(name: ::std::string::String) "name",
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
@@ -8499,6 +9184,12 @@ impl RootsListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    RootsListChangedNotification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -8535,6 +9226,12 @@ impl SamplingMessage {
             role,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    SamplingMessage {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -8983,6 +9680,18 @@ impl ServerCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilities {
+        plain with_completions(completions: serde_json::Map<::std::string::String, serde_json::Value>) "completions",
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "experimental",
+        plain with_logging(logging: serde_json::Map<::std::string::String, serde_json::Value>) "logging",
+        plain with_prompts(prompts: ServerCapabilitiesPrompts) "prompts",
+        plain with_resources(resources: ServerCapabilitiesResources) "resources",
+        plain with_tasks(tasks: ServerCapabilitiesTasks) "tasks",
+        plain with_tools(tools: ServerCapabilitiesTools) "tools",
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
@@ -9009,6 +9718,12 @@ impl ServerCapabilitiesPrompts {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesPrompts {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -9042,6 +9757,13 @@ impl ServerCapabilitiesResources {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesResources {
+        plain with_list_changed(list_changed: bool) "listChanged",
+        plain with_subscribe(subscribe: bool) "subscribe",
     }
 }
 
@@ -9086,6 +9808,14 @@ impl ServerCapabilitiesTasks {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilitiesTasks {
+        plain with_cancel(cancel: serde_json::Map<::std::string::String, serde_json::Value>) "cancel",
+        plain with_list(list: serde_json::Map<::std::string::String, serde_json::Value>) "list",
+        plain with_requests(requests: ServerCapabilitiesTasksRequests) "requests",
+    }
+}
+
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests`.
@@ -9112,6 +9842,12 @@ impl ServerCapabilitiesTasksRequests {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesTasksRequests {
+        plain with_tools(tools: ServerCapabilitiesTasksRequestsTools) "tools",
     }
 }
 
@@ -9146,6 +9882,12 @@ impl ServerCapabilitiesTasksRequestsTools {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilitiesTasksRequestsTools {
+        plain with_call(call: serde_json::Map<::std::string::String, serde_json::Value>) "call",
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
@@ -9172,6 +9914,12 @@ impl ServerCapabilitiesTools {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesTools {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -9242,6 +9990,12 @@ impl SetLevelRequestParams {
     }
 }
 
+crate::rt::setters! {
+    SetLevelRequestParams {
+        plain with_meta(meta: SetLevelRequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SetLevelRequestParams/properties/_meta`.
@@ -9268,6 +10022,12 @@ impl SetLevelRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    SetLevelRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -9380,6 +10140,17 @@ impl StringSchema {
     }
 }
 
+crate::rt::setters! {
+    StringSchema {
+        plain with_default(default: ::std::string::String) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_format(format: StringSchemaFormat) "format",
+        plain with_max_length(max_length: i64) "maxLength",
+        plain with_min_length(min_length: i64) "minLength",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
@@ -9479,6 +10250,12 @@ impl SubscribeRequestParams {
     }
 }
 
+crate::rt::setters! {
+    SubscribeRequestParams {
+        plain with_meta(meta: SubscribeRequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SubscribeRequestParams/properties/_meta`.
@@ -9505,6 +10282,12 @@ impl SubscribeRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    SubscribeRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -9577,6 +10360,13 @@ impl Task {
     }
 }
 
+crate::rt::setters! {
+    Task {
+        plain with_poll_interval(poll_interval: i64) "pollInterval",
+        plain with_status_message(status_message: ::std::string::String) "statusMessage",
+    }
+}
+
 /// Common params for any task-augmented request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -9613,6 +10403,13 @@ impl TaskAugmentedRequestParams {
     }
 }
 
+crate::rt::setters! {
+    TaskAugmentedRequestParams {
+        plain with_meta(meta: TaskAugmentedRequestParamsMeta) "_meta",
+        plain with_task(task: TaskMetadata) "task",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/TaskAugmentedRequestParams/properties/_meta`.
@@ -9642,6 +10439,12 @@ impl TaskAugmentedRequestParamsMeta {
     }
 }
 
+crate::rt::setters! {
+    TaskAugmentedRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
+    }
+}
+
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -9667,6 +10470,12 @@ impl TaskMetadata {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TaskMetadata {
+        plain with_ttl(ttl: i64) "ttl",
     }
 }
 
@@ -9815,6 +10624,14 @@ impl TaskStatusNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    TaskStatusNotificationParams {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_poll_interval(poll_interval: i64) "pollInterval",
+        plain with_status_message(status_message: ::std::string::String) "statusMessage",
+    }
+}
+
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -9851,6 +10668,13 @@ impl TextContent {
             text: text.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TextContent {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
     }
 }
 
@@ -9894,6 +10718,13 @@ impl TextResourceContents {
             uri: uri.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TextResourceContents {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -9943,6 +10774,16 @@ impl TitledMultiSelectEnumSchema {
             items,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TitledMultiSelectEnumSchema {
+        plain with_default(default: ::std::vec::Vec<::std::string::String>) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_max_items(max_items: i64) "maxItems",
+        plain with_min_items(min_items: i64) "minItems",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -10051,6 +10892,14 @@ impl TitledSingleSelectEnumSchema {
             one_of,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TitledSingleSelectEnumSchema {
+        plain with_default(default: ::std::string::String) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -10174,6 +11023,18 @@ impl Tool {
     }
 }
 
+crate::rt::setters! {
+    Tool {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_annotations(annotations: ToolAnnotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_execution(execution: ToolExecution) "execution",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_output_schema(output_schema: ToolOutputSchema) "outputSchema",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 #[cfg(feature = "schemars")]
 impl Tool {
     /// A tool named `name` whose input schema is `Args`'s JSON Schema, as `schemars`
@@ -10271,6 +11132,16 @@ impl ToolAnnotations {
     }
 }
 
+crate::rt::setters! {
+    ToolAnnotations {
+        plain with_destructive_hint(destructive_hint: bool) "destructiveHint",
+        plain with_idempotent_hint(idempotent_hint: bool) "idempotentHint",
+        plain with_open_world_hint(open_world_hint: bool) "openWorldHint",
+        plain with_read_only_hint(read_only_hint: bool) "readOnlyHint",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Controls tool selection behavior for sampling requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -10298,6 +11169,12 @@ impl ToolChoice {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolChoice {
+        plain with_mode(mode: ToolChoiceMode) "mode",
     }
 }
 
@@ -10367,6 +11244,12 @@ impl ToolExecution {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolExecution {
+        plain with_task_support(task_support: ToolExecutionTaskSupport) "taskSupport",
     }
 }
 
@@ -10450,6 +11333,14 @@ impl ToolInputSchema {
     }
 }
 
+crate::rt::setters! {
+    ToolInputSchema {
+        plain with_schema(schema: ::std::string::String) "$schema",
+        plain with_properties(properties: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "properties",
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -10477,6 +11368,12 @@ impl ToolListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolListChangedNotification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -10522,6 +11419,14 @@ impl ToolOutputSchema {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolOutputSchema {
+        plain with_schema(schema: ::std::string::String) "$schema",
+        plain with_properties(properties: ::std::collections::BTreeMap<::std::string::String, serde_json::Map<::std::string::String, serde_json::Value>>) "properties",
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
     }
 }
 
@@ -10591,6 +11496,14 @@ impl ToolResultContent {
     }
 }
 
+crate::rt::setters! {
+    ToolResultContent {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
+        plain with_is_error(is_error: bool) "isError",
+        plain with_structured_content(structured_content: serde_json::Map<::std::string::String, serde_json::Value>) "structuredContent",
+    }
+}
+
 /// A request from the assistant to call a tool.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -10640,6 +11553,12 @@ impl ToolUseContent {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolUseContent {
+        plain with_meta(meta: serde_json::Map<::std::string::String, serde_json::Value>) "_meta",
     }
 }
 
@@ -10709,6 +11628,12 @@ impl UnsubscribeRequestParams {
     }
 }
 
+crate::rt::setters! {
+    UnsubscribeRequestParams {
+        plain with_meta(meta: UnsubscribeRequestParamsMeta) "_meta",
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/UnsubscribeRequestParams/properties/_meta`.
@@ -10735,6 +11660,12 @@ impl UnsubscribeRequestParamsMeta {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    UnsubscribeRequestParamsMeta {
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
     }
 }
 
@@ -10784,6 +11715,16 @@ impl UntitledMultiSelectEnumSchema {
             items,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    UntitledMultiSelectEnumSchema {
+        plain with_default(default: ::std::vec::Vec<::std::string::String>) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_max_items(max_items: i64) "maxItems",
+        plain with_min_items(min_items: i64) "minItems",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -10859,6 +11800,14 @@ impl UntitledSingleSelectEnumSchema {
     }
 }
 
+crate::rt::setters! {
+    UntitledSingleSelectEnumSchema {
+        plain with_default(default: ::std::string::String) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 #[doc(alias = "URLElicitationRequiredError")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -10888,6 +11837,12 @@ impl UrlElicitationRequiredError {
             error,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    UrlElicitationRequiredError {
+        plain with_id(id: RequestId) "id",
     }
 }
 

@@ -535,10 +535,11 @@ async fn serve_client_one<H: ServerHandler, P: Policy>(
             if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
                 return Some(crate::rt::service::refuse(&id, error));
             }
+            let peer = ClientPeer(policy.request_peer(meta.as_ref(), &peer.0));
             let cx = RequestContext {
                 id: id.clone(),
                 meta,
-                peer: peer.clone(),
+                peer,
             };
             Some(
                 match request {
@@ -679,10 +680,11 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
             if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
                 return Some(crate::rt::service::refuse(&id, error));
             }
+            let peer = ServerPeer(policy.request_peer(meta.as_ref(), &peer.0));
             let cx = RequestContext {
                 id: id.clone(),
                 meta,
-                peer: peer.clone(),
+                peer,
             };
             Some(
                 match request {
@@ -744,7 +746,7 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
 
 /// A server's handler and policy, ready for a session engine: every message is served by [`serve_client_message`].
 #[derive(Debug, Clone, Default)]
-pub struct Server<H, P = crate::rt::service::Open> {
+pub struct Server<H, P = crate::version::RequireVersion> {
     /// The handler.
     pub handler: H,
     /// The policy in front of it.
@@ -752,11 +754,13 @@ pub struct Server<H, P = crate::rt::service::Open> {
 }
 
 impl<H: ServerHandler> Server<H> {
-    /// The handler, behind the [`Open`](crate::rt::service::Open) policy.
+    /// The handler, behind this era's rule ([`RequireVersion`](crate::version::RequireVersion) of 2026-07-28): every request carries this version and the client's capabilities in its `_meta`, and what the handler logs goes out at the level the request asks for. `with_policy(Open)` turns both off.
     pub fn new(handler: H) -> Self {
         Server {
             handler,
-            policy: crate::rt::service::Open,
+            policy: crate::version::RequireVersion::new(
+                &[crate::version::ProtocolVersion::V2026_07_28],
+            ),
         }
     }
 }
@@ -906,6 +910,9 @@ impl ServerHandler for Router {
         };
         Ok(super::DiscoverResult {
             meta: ::std::option::Option::Some(meta),
+            instructions: self
+                .instructions_given()
+                .map(::std::string::ToString::to_string),
             ..super::DiscoverResult::new(
                 "complete",
                 super::DiscoverResultCacheScope::Public,

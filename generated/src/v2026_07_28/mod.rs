@@ -63,6 +63,14 @@ impl Annotations {
     }
 }
 
+crate::rt::setters! {
+    Annotations {
+        plain with_audience(audience: ::std::vec::Vec<Role>) "audience",
+        plain with_last_modified(last_modified: ::std::string::String) "lastModified",
+        plain with_priority(priority: serde_json::Number) "priority",
+    }
+}
+
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
 /// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
@@ -1038,6 +1046,13 @@ impl AudioContent {
     }
 }
 
+crate::rt::setters! {
+    AudioContent {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -1071,6 +1086,12 @@ impl BaseMetadata {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    BaseMetadata {
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -1128,6 +1149,13 @@ impl BlobResourceContents {
     }
 }
 
+crate::rt::setters! {
+    BlobResourceContents {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+    }
+}
+
 ///
 /// # Examples
 ///
@@ -1173,6 +1201,14 @@ impl BooleanSchema {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    BooleanSchema {
+        plain with_default(default: bool) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -1241,6 +1277,16 @@ impl CacheableResult {
             ttl_ms,
             extra: ::std::default::Default::default(),
         }
+    }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(cache_scope: CacheableResultCacheScope, ttl_ms: u64) -> Self {
+        Self::new("complete", cache_scope, ttl_ms)
+    }
+}
+
+crate::rt::setters! {
+    CacheableResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
     }
 }
 
@@ -1513,6 +1559,14 @@ impl CallToolRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CallToolRequestParams {
+        plain with_arguments(arguments: serde_json::Map<::std::string::String, serde_json::Value>) "arguments",
+        plain with_input_responses(input_responses: InputResponses) "inputResponses",
+        plain with_request_state(request_state: ::std::string::String) "requestState",
+    }
+}
+
 impl CallToolRequestParams {
     /// The arguments decoded as `T` (absent arguments as an empty object), with the
     /// path of whatever does not fit; a handler answers that error with
@@ -1641,6 +1695,18 @@ impl CallToolResult {
             result_type: result_type.into(),
             ..::std::default::Default::default()
         }
+    }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(content: ::std::vec::Vec<ContentBlock>) -> Self {
+        Self::new("complete", content)
+    }
+}
+
+crate::rt::setters! {
+    CallToolResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_is_error(is_error: bool) "isError",
+        plain with_structured_content(structured_content: serde_json::Value) "structuredContent",
     }
 }
 
@@ -1834,6 +1900,13 @@ impl CancelledNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    CancelledNotificationParams {
+        plain with_meta(meta: NotificationMetaObject) "_meta",
+        plain with_reason(reason: ::std::string::String) "reason",
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
 ///
 /// # Examples
@@ -1961,6 +2034,16 @@ impl ClientCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ClientCapabilities {
+        plain with_elicitation(elicitation: ClientCapabilitiesElicitation) "elicitation",
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, JsonObject>) "experimental",
+        plain with_extensions(extensions: ::std::collections::BTreeMap<::std::string::String, JsonObject>) "extensions",
+        #[deprecated(note="Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")] plain with_roots(roots: serde_json::Map<::std::string::String, serde_json::Value>) "roots",
+        #[deprecated(note="Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")] plain with_sampling(sampling: ClientCapabilitiesSampling) "sampling",
+    }
+}
+
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
@@ -1989,6 +2072,13 @@ impl ClientCapabilitiesElicitation {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesElicitation {
+        plain with_form(form: JsonObject) "form",
+        plain with_url(url: JsonObject) "url",
     }
 }
 
@@ -2023,6 +2113,13 @@ impl ClientCapabilitiesSampling {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ClientCapabilitiesSampling {
+        plain with_context(context: JsonObject) "context",
+        plain with_tools(tools: JsonObject) "tools",
     }
 }
 
@@ -2191,6 +2288,12 @@ impl CompleteRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CompleteRequestParams {
+        plain with_context(context: CompleteRequestParamsContext) "context",
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
@@ -2255,6 +2358,12 @@ impl CompleteRequestParamsContext {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CompleteRequestParamsContext {
+        plain with_arguments(arguments: ::std::collections::BTreeMap<::std::string::String,::std::string::String>) "arguments",
     }
 }
 
@@ -2403,6 +2512,16 @@ impl CompleteResult {
             ..::std::default::Default::default()
         }
     }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(completion: CompleteResultCompletion) -> Self {
+        Self::new("complete", completion)
+    }
+}
+
+crate::rt::setters! {
+    CompleteResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
@@ -2437,6 +2556,13 @@ impl CompleteResultCompletion {
             values,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    CompleteResultCompletion {
+        plain with_has_more(has_more: bool) "hasMore",
+        plain with_total(total: i64) "total",
     }
 }
 
@@ -2920,6 +3046,19 @@ impl CreateMessageRequestParams {
     }
 }
 
+crate::rt::setters! {
+    CreateMessageRequestParams {
+        plain with_include_context(include_context: CreateMessageRequestParamsIncludeContext) "includeContext",
+        plain with_metadata(metadata: JsonObject) "metadata",
+        plain with_model_preferences(model_preferences: ModelPreferences) "modelPreferences",
+        plain with_stop_sequences(stop_sequences: ::std::vec::Vec<::std::string::String>) "stopSequences",
+        plain with_system_prompt(system_prompt: ::std::string::String) "systemPrompt",
+        plain with_temperature(temperature: serde_json::Number) "temperature",
+        plain with_tool_choice(tool_choice: ToolChoice) "toolChoice",
+        plain with_tools(tools: ::std::vec::Vec<Tool>) "tools",
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 /// The client MAY ignore this request.
 ///
@@ -3074,6 +3213,13 @@ impl CreateMessageResult {
             stop_reason: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    CreateMessageResult {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_stop_reason(stop_reason: ::std::string::String) "stopReason",
     }
 }
 
@@ -3492,6 +3638,22 @@ impl DiscoverResult {
             extra: ::std::default::Default::default(),
         }
     }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(
+        cache_scope: DiscoverResultCacheScope,
+        capabilities: ServerCapabilities,
+        supported_versions: ::std::vec::Vec<::std::string::String>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self::new("complete", cache_scope, capabilities, supported_versions, ttl_ms)
+    }
+}
+
+crate::rt::setters! {
+    DiscoverResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_instructions(instructions: ::std::string::String) "instructions",
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -3783,6 +3945,13 @@ impl ElicitRequestFormParamsRequestedSchema {
     }
 }
 
+crate::rt::setters! {
+    ElicitRequestFormParamsRequestedSchema {
+        plain with_schema(schema: ::std::string::String) "$schema",
+        plain with_required(required: ::std::vec::Vec<::std::string::String>) "required",
+    }
+}
+
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
 /// # Decoding
@@ -3986,6 +4155,12 @@ impl ElicitResult {
             content: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    ElicitResult {
+        plain with_content(content: ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>) "content",
     }
 }
 
@@ -4207,6 +4382,13 @@ impl EmbeddedResource {
             resource,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    EmbeddedResource {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
     }
 }
 
@@ -4476,6 +4658,12 @@ impl ErrorObject {
     }
 }
 
+crate::rt::setters! {
+    ErrorObject {
+        plain with_data(data: serde_json::Value) "data",
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/GetPromptResultResponse/properties/result`.
 ///
 /// # Decoding
@@ -4683,6 +4871,14 @@ impl GetPromptRequestParams {
     }
 }
 
+crate::rt::setters! {
+    GetPromptRequestParams {
+        plain with_arguments(arguments: ::std::collections::BTreeMap<::std::string::String,::std::string::String>) "arguments",
+        plain with_input_responses(input_responses: InputResponses) "inputResponses",
+        plain with_request_state(request_state: ::std::string::String) "requestState",
+    }
+}
+
 /// The result returned by the server for a [`prompts/get`](GetPromptRequest) request.
 ///
 /// # Examples
@@ -4749,6 +4945,17 @@ impl GetPromptResult {
             result_type: result_type.into(),
             ..::std::default::Default::default()
         }
+    }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(messages: ::std::vec::Vec<PromptMessage>) -> Self {
+        Self::new("complete", messages)
+    }
+}
+
+crate::rt::setters! {
+    GetPromptResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_description(description: ::std::string::String) "description",
     }
 }
 
@@ -4861,6 +5068,12 @@ impl HeaderMismatchError {
     }
 }
 
+crate::rt::setters! {
+    HeaderMismatchError {
+        plain with_id(id: RequestId) "id",
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/HeaderMismatchError/properties/error`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -4892,6 +5105,12 @@ impl HeaderMismatchErrorError {
             message: message.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    HeaderMismatchErrorError {
+        plain with_data(data: serde_json::Value) "data",
     }
 }
 
@@ -4946,6 +5165,14 @@ impl Icon {
             src: src.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Icon {
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_sizes(sizes: ::std::vec::Vec<::std::string::String>) "sizes",
+        plain with_theme(theme: IconTheme) "theme",
     }
 }
 
@@ -5015,6 +5242,12 @@ impl Icons {
     }
 }
 
+crate::rt::setters! {
+    Icons {
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+    }
+}
+
 /// An image provided to or from an LLM.
 ///
 /// # Examples
@@ -5074,6 +5307,13 @@ impl ImageContent {
             mime_type: mime_type.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ImageContent {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
     }
 }
 
@@ -5141,6 +5381,15 @@ impl Implementation {
             version: version.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    Implementation {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_title(title: ::std::string::String) "title",
+        plain with_website_url(website_url: ::std::string::String) "websiteUrl",
     }
 }
 
@@ -5389,6 +5638,18 @@ impl InputRequiredResult {
             ..::std::default::Default::default()
         }
     }
+    /// [`new`](Self::new) with `resultType` set to `"input_required"`.
+    pub fn input_required() -> Self {
+        Self::new("input_required")
+    }
+}
+
+crate::rt::setters! {
+    InputRequiredResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_input_requests(input_requests: InputRequests) "inputRequests",
+        plain with_request_state(request_state: ::std::string::String) "requestState",
+    }
 }
 
 /// # Decoding
@@ -5511,6 +5772,13 @@ impl InputResponseRequestParams {
     }
 }
 
+crate::rt::setters! {
+    InputResponseRequestParams {
+        plain with_input_responses(input_responses: InputResponses) "inputResponses",
+        plain with_request_state(request_state: ::std::string::String) "requestState",
+    }
+}
+
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
 /// values are the client's result for each request.
@@ -5589,6 +5857,12 @@ impl InternalError {
             message: message.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InternalError {
+        plain with_data(data: serde_json::Value) "data",
     }
 }
 
@@ -5675,6 +5949,12 @@ impl InvalidParamsError {
     }
 }
 
+crate::rt::setters! {
+    InvalidParamsError {
+        plain with_data(data: serde_json::Value) "data",
+    }
+}
+
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -5706,6 +5986,12 @@ impl InvalidRequestError {
             message: message.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    InvalidRequestError {
+        plain with_data(data: serde_json::Value) "data",
     }
 }
 
@@ -5744,6 +6030,12 @@ impl JsonRpcErrorResponse {
             error,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcErrorResponse {
+        plain with_id(id: RequestId) "id",
     }
 }
 
@@ -5903,6 +6195,12 @@ impl JsonRpcNotification {
     }
 }
 
+crate::rt::setters! {
+    JsonRpcNotification {
+        plain with_params(params: serde_json::Map<::std::string::String, serde_json::Value>) "params",
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -5942,6 +6240,12 @@ impl JsonRpcRequest {
             params: ::std::option::Option::None,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    JsonRpcRequest {
+        plain with_params(params: serde_json::Map<::std::string::String, serde_json::Value>) "params",
     }
 }
 
@@ -6101,6 +6405,15 @@ impl LegacyTitledEnumSchema {
             r#enum,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    LegacyTitledEnumSchema {
+        plain with_default(default: ::std::string::String) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_enum_names(enum_names: ::std::vec::Vec<::std::string::String>) "enumNames",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -6274,6 +6587,21 @@ impl ListPromptsResult {
             ttl_ms,
             extra: ::std::default::Default::default(),
         }
+    }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(
+        cache_scope: ListPromptsResultCacheScope,
+        prompts: ::std::vec::Vec<Prompt>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self::new("complete", cache_scope, prompts, ttl_ms)
+    }
+}
+
+crate::rt::setters! {
+    ListPromptsResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
     }
 }
 
@@ -6552,6 +6880,21 @@ impl ListResourceTemplatesResult {
             extra: ::std::default::Default::default(),
         }
     }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(
+        cache_scope: ListResourceTemplatesResultCacheScope,
+        resource_templates: ::std::vec::Vec<ResourceTemplate>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self::new("complete", cache_scope, resource_templates, ttl_ms)
+    }
+}
+
+crate::rt::setters! {
+    ListResourceTemplatesResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -6822,6 +7165,21 @@ impl ListResourcesResult {
             extra: ::std::default::Default::default(),
         }
     }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(
+        cache_scope: ListResourcesResultCacheScope,
+        resources: ::std::vec::Vec<Resource>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self::new("complete", cache_scope, resources, ttl_ms)
+    }
+}
+
+crate::rt::setters! {
+    ListResourcesResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -6975,6 +7333,12 @@ impl ListRootsRequest {
     }
 }
 
+crate::rt::setters! {
+    ListRootsRequest {
+        plain with_params(params: ListRootsRequestParams) "params",
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -6998,6 +7362,12 @@ impl ListRootsRequestParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ListRootsRequestParams {
+        plain with_meta(meta: MetaObject) "_meta",
     }
 }
 
@@ -7238,6 +7608,21 @@ impl ListToolsResult {
             extra: ::std::default::Default::default(),
         }
     }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(
+        cache_scope: ListToolsResultCacheScope,
+        tools: ::std::vec::Vec<Tool>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self::new("complete", cache_scope, tools, ttl_ms)
+    }
+}
+
+crate::rt::setters! {
+    ListToolsResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -7404,6 +7789,19 @@ crate::rt::wire_enum! {
     }
 }
 
+crate::rt::ordered! {
+    LoggingLevel {
+        Debug,
+        Info,
+        Notice,
+        Warning,
+        Error,
+        Critical,
+        Alert,
+        Emergency,
+    }
+}
+
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
 #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 ///
@@ -7522,6 +7920,13 @@ impl LoggingMessageNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    LoggingMessageNotificationParams {
+        plain with_meta(meta: NotificationMetaObject) "_meta",
+        plain with_logger(logger: ::std::string::String) "logger",
+    }
+}
+
 /// Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
 ///
 /// Certain key names are reserved by MCP for protocol-level metadata; implementations MUST NOT make assumptions about values at these keys. Additionally, specific schema definitions may reserve particular names for purpose-specific metadata, as declared in those definitions.
@@ -7593,6 +7998,12 @@ impl MethodNotFoundError {
     }
 }
 
+crate::rt::setters! {
+    MethodNotFoundError {
+        plain with_data(data: serde_json::Value) "data",
+    }
+}
+
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
 /// `400 Bad Request`.
@@ -7645,6 +8056,12 @@ impl MissingRequiredClientCapabilityError {
             error,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    MissingRequiredClientCapabilityError {
+        plain with_id(id: RequestId) "id",
     }
 }
 
@@ -7754,6 +8171,12 @@ impl ModelHint {
     }
 }
 
+crate::rt::setters! {
+    ModelHint {
+        plain with_name(name: ::std::string::String) "name",
+    }
+}
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -7831,6 +8254,15 @@ impl ModelPreferences {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ModelPreferences {
+        plain with_cost_priority(cost_priority: serde_json::Number) "costPriority",
+        plain with_hints(hints: ::std::vec::Vec<ModelHint>) "hints",
+        plain with_intelligence_priority(intelligence_priority: serde_json::Number) "intelligencePriority",
+        plain with_speed_priority(speed_priority: serde_json::Number) "speedPriority",
     }
 }
 
@@ -7952,6 +8384,12 @@ impl Notification {
     }
 }
 
+crate::rt::setters! {
+    Notification {
+        plain with_params(params: serde_json::Map<::std::string::String, serde_json::Value>) "params",
+    }
+}
+
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -7988,6 +8426,12 @@ impl NotificationMetaObject {
     }
 }
 
+crate::rt::setters! {
+    NotificationMetaObject {
+        plain with_io_modelcontextprotocol_subscription_id(io_modelcontextprotocol_subscription_id: RequestId) "io.modelcontextprotocol/subscriptionId",
+    }
+}
+
 /// Common params for any notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -8011,6 +8455,12 @@ impl NotificationParams {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    NotificationParams {
+        plain with_meta(meta: NotificationMetaObject) "_meta",
     }
 }
 
@@ -8073,6 +8523,16 @@ impl NumberSchema {
             r#type,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    NumberSchema {
+        plain with_default(default: serde_json::Number) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_maximum(maximum: serde_json::Number) "maximum",
+        plain with_minimum(minimum: serde_json::Number) "minimum",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -8191,6 +8651,12 @@ impl PaginatedRequestParams {
     }
 }
 
+crate::rt::setters! {
+    PaginatedRequestParams {
+        plain with_cursor(cursor: ::std::string::String) "cursor",
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
@@ -8229,6 +8695,17 @@ impl PaginatedResult {
             result_type: result_type.into(),
             ..::std::default::Default::default()
         }
+    }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete() -> Self {
+        Self::new("complete")
+    }
+}
+
+crate::rt::setters! {
+    PaginatedResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
+        plain with_next_cursor(next_cursor: ::std::string::String) "nextCursor",
     }
 }
 
@@ -8276,6 +8753,12 @@ impl ParseError {
             message: message.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ParseError {
+        plain with_data(data: serde_json::Value) "data",
     }
 }
 
@@ -8628,6 +9111,14 @@ impl ProgressNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    ProgressNotificationParams {
+        plain with_meta(meta: NotificationMetaObject) "_meta",
+        plain with_message(message: ::std::string::String) "message",
+        plain with_total(total: serde_json::Number) "total",
+    }
+}
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// # Decoding
@@ -8756,6 +9247,16 @@ impl Prompt {
     }
 }
 
+crate::rt::setters! {
+    Prompt {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_arguments(arguments: ::std::vec::Vec<PromptArgument>) "arguments",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Describes an argument that a prompt can accept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -8797,6 +9298,14 @@ impl PromptArgument {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptArgument {
+        plain with_description(description: ::std::string::String) "description",
+        plain with_required(required: bool) "required",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -8845,6 +9354,12 @@ impl PromptListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptListChangedNotification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -8915,6 +9430,12 @@ impl PromptReference {
             name: name.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    PromptReference {
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -9093,6 +9614,13 @@ impl ReadResourceRequestParams {
     }
 }
 
+crate::rt::setters! {
+    ReadResourceRequestParams {
+        plain with_input_responses(input_responses: InputResponses) "inputResponses",
+        plain with_request_state(request_state: ::std::string::String) "requestState",
+    }
+}
+
 /// The result returned by the server for a [`resources/read`](ReadResourceRequest) request.
 ///
 /// # Examples
@@ -9183,6 +9711,20 @@ impl ReadResourceResult {
             ttl_ms,
             extra: ::std::default::Default::default(),
         }
+    }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(
+        cache_scope: ReadResourceResultCacheScope,
+        contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+        ttl_ms: u64,
+    ) -> Self {
+        Self::new("complete", cache_scope, contents, ttl_ms)
+    }
+}
+
+crate::rt::setters! {
+    ReadResourceResult {
+        plain with_meta(meta: ResultMetaObject) "_meta",
     }
 }
 
@@ -9397,6 +9939,12 @@ impl Request {
     }
 }
 
+crate::rt::setters! {
+    Request {
+        plain with_params(params: serde_json::Map<::std::string::String, serde_json::Value>) "params",
+    }
+}
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -9545,6 +10093,14 @@ impl RequestMetaObject {
     }
 }
 
+crate::rt::setters! {
+    RequestMetaObject {
+        plain with_io_modelcontextprotocol_client_info(io_modelcontextprotocol_client_info: Implementation) "io.modelcontextprotocol/clientInfo",
+        #[deprecated(note="Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")] plain with_io_modelcontextprotocol_log_level(io_modelcontextprotocol_log_level: LoggingLevel) "io.modelcontextprotocol/logLevel",
+        plain with_progress_token(progress_token: ProgressToken) "progressToken",
+    }
+}
+
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -9670,6 +10226,18 @@ impl Resource {
     }
 }
 
+crate::rt::setters! {
+    Resource {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_size(size: i64) "size",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -9701,6 +10269,13 @@ impl ResourceContents {
             uri: uri.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceContents {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -9802,6 +10377,18 @@ impl ResourceLink {
     }
 }
 
+crate::rt::setters! {
+    ResourceLink {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_size(size: i64) "size",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 ///
 /// # Examples
@@ -9847,6 +10434,12 @@ impl ResourceListChangedNotification {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceListChangedNotification {
+        plain with_params(params: NotificationParams) "params",
     }
 }
 
@@ -9954,6 +10547,17 @@ impl ResourceTemplate {
             uri_template: uri_template.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResourceTemplate {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -10077,6 +10681,12 @@ impl ResourceUpdatedNotificationParams {
     }
 }
 
+crate::rt::setters! {
+    ResourceUpdatedNotificationParams {
+        plain with_meta(meta: NotificationMetaObject) "_meta",
+    }
+}
+
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -10111,6 +10721,12 @@ impl ResultMetaObject {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ResultMetaObject {
+        plain with_io_modelcontextprotocol_server_info(io_modelcontextprotocol_server_info: Implementation) "io.modelcontextprotocol/serverInfo",
     }
 }
 
@@ -10149,6 +10765,16 @@ impl ResultObject {
             result_type: result_type.into(),
             ..::std::default::Default::default()
         }
+    }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete() -> Self {
+        Self::new("complete")
+    }
+}
+
+crate::rt::setters! {
+    ResultObject {
+        plain with_meta(meta: ResultMetaObject) "_meta",
     }
 }
 
@@ -10236,6 +10862,13 @@ impl Root {
     }
 }
 
+crate::rt::setters! {
+    Root {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_name(name: ::std::string::String) "name",
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
 #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 ///
@@ -10303,6 +10936,12 @@ impl SamplingMessage {
             role,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    SamplingMessage {
+        plain with_meta(meta: MetaObject) "_meta",
     }
 }
 
@@ -10858,6 +11497,18 @@ impl ServerCapabilities {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilities {
+        plain with_completions(completions: JsonObject) "completions",
+        plain with_experimental(experimental: ::std::collections::BTreeMap<::std::string::String, JsonObject>) "experimental",
+        plain with_extensions(extensions: ::std::collections::BTreeMap<::std::string::String, JsonObject>) "extensions",
+        #[deprecated(note="Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")] plain with_logging(logging: JsonObject) "logging",
+        plain with_prompts(prompts: ServerCapabilitiesPrompts) "prompts",
+        plain with_resources(resources: ServerCapabilitiesResources) "resources",
+        plain with_tools(tools: ServerCapabilitiesTools) "tools",
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
@@ -10884,6 +11535,12 @@ impl ServerCapabilitiesPrompts {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesPrompts {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -10920,6 +11577,13 @@ impl ServerCapabilitiesResources {
     }
 }
 
+crate::rt::setters! {
+    ServerCapabilitiesResources {
+        plain with_list_changed(list_changed: bool) "listChanged",
+        plain with_subscribe(subscribe: bool) "subscribe",
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
@@ -10946,6 +11610,12 @@ impl ServerCapabilitiesTools {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ServerCapabilitiesTools {
+        plain with_list_changed(list_changed: bool) "listChanged",
     }
 }
 
@@ -11076,6 +11746,17 @@ impl StringSchema {
     }
 }
 
+crate::rt::setters! {
+    StringSchema {
+        plain with_default(default: ::std::string::String) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_format(format: StringSchemaFormat) "format",
+        plain with_max_length(max_length: i64) "maxLength",
+        plain with_min_length(min_length: i64) "minLength",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
@@ -11152,6 +11833,15 @@ impl SubscriptionFilter {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    SubscriptionFilter {
+        plain with_prompts_list_changed(prompts_list_changed: bool) "promptsListChanged",
+        plain with_resource_subscriptions(resource_subscriptions: ::std::vec::Vec<::std::string::String>) "resourceSubscriptions",
+        plain with_resources_list_changed(resources_list_changed: bool) "resourcesListChanged",
+        plain with_tools_list_changed(tools_list_changed: bool) "toolsListChanged",
     }
 }
 
@@ -11246,6 +11936,12 @@ impl SubscriptionsAcknowledgedNotificationParams {
             notifications,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    SubscriptionsAcknowledgedNotificationParams {
+        plain with_meta(meta: NotificationMetaObject) "_meta",
     }
 }
 
@@ -11405,6 +12101,10 @@ impl SubscriptionsListenResult {
             extra: ::std::default::Default::default(),
         }
     }
+    /// [`new`](Self::new) with `resultType` set to `"complete"`.
+    pub fn complete(meta: SubscriptionsListenResultMetaObject) -> Self {
+        Self::new("complete", meta)
+    }
 }
 
 /// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
@@ -11452,6 +12152,12 @@ impl SubscriptionsListenResultMetaObject {
             io_modelcontextprotocol_subscription_id,
             extra: ::std::default::Default::default(),
         }
+    }
+}
+
+crate::rt::setters! {
+    SubscriptionsListenResultMetaObject {
+        plain with_io_modelcontextprotocol_server_info(io_modelcontextprotocol_server_info: Implementation) "io.modelcontextprotocol/serverInfo",
     }
 }
 
@@ -11556,6 +12262,13 @@ impl TextContent {
     }
 }
 
+crate::rt::setters! {
+    TextContent {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_annotations(annotations: Annotations) "annotations",
+    }
+}
+
 ///
 /// # Examples
 ///
@@ -11607,6 +12320,13 @@ impl TextResourceContents {
             uri: uri.into(),
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TextResourceContents {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_mime_type(mime_type: ::std::string::String) "mimeType",
     }
 }
 
@@ -11680,6 +12400,16 @@ impl TitledMultiSelectEnumSchema {
             items,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TitledMultiSelectEnumSchema {
+        plain with_default(default: ::std::vec::Vec<::std::string::String>) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_max_items(max_items: i64) "maxItems",
+        plain with_min_items(min_items: i64) "minItems",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -11808,6 +12538,14 @@ impl TitledSingleSelectEnumSchema {
             one_of,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    TitledSingleSelectEnumSchema {
+        plain with_default(default: ::std::string::String) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_title(title: ::std::string::String) "title",
     }
 }
 
@@ -12026,6 +12764,17 @@ impl Tool {
     }
 }
 
+crate::rt::setters! {
+    Tool {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_annotations(annotations: ToolAnnotations) "annotations",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_icons(icons: ::std::vec::Vec<Icon>) "icons",
+        plain with_output_schema(output_schema: ToolOutputSchema) "outputSchema",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 #[cfg(feature = "schemars")]
 impl Tool {
     /// A tool named `name` whose input schema is `Args`'s JSON Schema, as `schemars`
@@ -12123,6 +12872,16 @@ impl ToolAnnotations {
     }
 }
 
+crate::rt::setters! {
+    ToolAnnotations {
+        plain with_destructive_hint(destructive_hint: bool) "destructiveHint",
+        plain with_idempotent_hint(idempotent_hint: bool) "idempotentHint",
+        plain with_open_world_hint(open_world_hint: bool) "openWorldHint",
+        plain with_read_only_hint(read_only_hint: bool) "readOnlyHint",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Controls tool selection behavior for sampling requests.
 #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -12151,6 +12910,12 @@ impl ToolChoice {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolChoice {
+        plain with_mode(mode: ToolChoiceMode) "mode",
     }
 }
 
@@ -12231,6 +12996,12 @@ impl ToolInputSchema {
     }
 }
 
+crate::rt::setters! {
+    ToolInputSchema {
+        plain with_schema(schema: ::std::string::String) "$schema",
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
 ///
 /// # Examples
@@ -12279,6 +13050,12 @@ impl ToolListChangedNotification {
     }
 }
 
+crate::rt::setters! {
+    ToolListChangedNotification {
+        plain with_params(params: NotificationParams) "params",
+    }
+}
+
 /// An optional JSON Schema object defining the structure of the tool's output returned in
 /// the structuredContent field of a [`CallToolResult`]. This can be any valid JSON Schema 2020-12.
 ///
@@ -12307,6 +13084,12 @@ impl ToolOutputSchema {
         Self {
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    ToolOutputSchema {
+        plain with_schema(schema: ::std::string::String) "$schema",
     }
 }
 
@@ -12391,6 +13174,14 @@ impl ToolResultContent {
     }
 }
 
+crate::rt::setters! {
+    ToolResultContent {
+        plain with_meta(meta: MetaObject) "_meta",
+        plain with_is_error(is_error: bool) "isError",
+        plain with_structured_content(structured_content: serde_json::Value) "structuredContent",
+    }
+}
+
 /// A request from the assistant to call a tool.
 #[deprecated(note = "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.")]
 ///
@@ -12457,6 +13248,12 @@ impl ToolUseContent {
     }
 }
 
+crate::rt::setters! {
+    ToolUseContent {
+        plain with_meta(meta: MetaObject) "_meta",
+    }
+}
+
 /// Returned when the request's protocol version is unknown to the server or
 /// unsupported (e.g., a known experimental or draft version the server has
 /// chosen not to implement). For HTTP, the response status code MUST be
@@ -12512,6 +13309,12 @@ impl UnsupportedProtocolVersionError {
             error,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    UnsupportedProtocolVersionError {
+        plain with_id(id: RequestId) "id",
     }
 }
 
@@ -12659,6 +13462,16 @@ impl UntitledMultiSelectEnumSchema {
     }
 }
 
+crate::rt::setters! {
+    UntitledMultiSelectEnumSchema {
+        plain with_default(default: ::std::vec::Vec<::std::string::String>) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_max_items(max_items: i64) "maxItems",
+        plain with_min_items(min_items: i64) "minItems",
+        plain with_title(title: ::std::string::String) "title",
+    }
+}
+
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
@@ -12744,5 +13557,13 @@ impl UntitledSingleSelectEnumSchema {
             r#enum,
             ..::std::default::Default::default()
         }
+    }
+}
+
+crate::rt::setters! {
+    UntitledSingleSelectEnumSchema {
+        plain with_default(default: ::std::string::String) "default",
+        plain with_description(description: ::std::string::String) "description",
+        plain with_title(title: ::std::string::String) "title",
     }
 }

@@ -81,6 +81,7 @@ pub(super) fn constructor(
         ),
     };
     let allow = (params(fields).count() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let tagged = tagged_constructor(t, fields, &ty);
     quote! {
         impl #name {
             #[doc = #doc]
@@ -88,6 +89,59 @@ pub(super) fn constructor(
             pub fn new(#( #args ),*) -> Self {
                 Self { #( #inits )* #rest }
             }
+            #tagged
+        }
+    }
+}
+
+/// A constructor named after the value of a tag the schema states in prose
+/// (`overrides::IMPLIED_TAGS`), for a struct whose `new` takes that tag as a string:
+/// `ReadResourceResult::complete(..)` is `new("complete", ..)`, the value every result
+/// but the tag's own definition has; `InputRequiredResult::input_required(..)` that
+/// definition's.
+fn tagged_constructor(
+    t: &TypeDef,
+    fields: &[Field],
+    ty: &impl Fn(&Field) -> TokenStream,
+) -> TokenStream {
+    let tag = crate::overrides::IMPLIED_TAGS
+        .iter()
+        .find_map(|(def, property, value, other, _)| {
+            let f = params(fields).find(|f| f.wire == *property && takes_into_string(f))?;
+            Some((f, if *def == t.name { *value } else { *other }))
+        });
+    let Some((tag, value)) = tag else {
+        return quote!();
+    };
+    let rest: Vec<&Field> = params(fields).filter(|f| f.wire != tag.wire).collect();
+    let args = rest.iter().map(|f| {
+        let arg = ident(&f.name);
+        if takes_into_string(f) {
+            quote!(#arg: impl ::std::convert::Into<::std::string::String>)
+        } else {
+            let t = ty(f);
+            quote!(#arg: #t)
+        }
+    });
+    let passed = params(fields).map(|f| {
+        if f.wire == tag.wire {
+            quote!(#value)
+        } else {
+            let arg = ident(&f.name);
+            quote!(#arg)
+        }
+    });
+    let name = ident(&crate::names::field_name(value));
+    let doc = format!(
+        " [`new`](Self::new) with `{}` set to `\"{value}\"`.",
+        tag.wire
+    );
+    let allow = (rest.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    quote! {
+        #[doc = #doc]
+        #allow
+        pub fn #name(#( #args ),*) -> Self {
+            Self::new(#( #passed ),*)
         }
     }
 }

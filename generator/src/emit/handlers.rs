@@ -82,7 +82,7 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
          the typed peers.",
         model.version
     );
-    let services = services();
+    let services = services(model);
     let router = super::router::router(model, &answers(Side::Server, Carried::AsMessages));
     let answer_inputs = answer_inputs(model, &answers(Side::Client, Carried::AlsoInResults));
     let router_doc = (!router.is_empty()).then(|| {
@@ -305,7 +305,8 @@ fn dispatch(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenS
                     if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
                         return Some(crate::rt::service::refuse(&id, error));
                     }
-                    let cx = RequestContext { id: id.clone(), meta, peer: peer.clone() };
+                    let peer = #peer(policy.request_peer(meta.as_ref(), &peer.0));
+                    let cx = RequestContext { id: id.clone(), meta, peer };
                     Some(match request {
                         #( #request_arms )*
                         #[allow(unreachable_patterns)]
@@ -413,8 +414,54 @@ fn empty_result(m: &MethodDef, model: &Model) -> TokenStream {
 /// `Server` and `Client`: a handler and its policy as one
 /// [`Service`](crate::rt::service::Service), what a session engine serves a connection
 /// with (each message through this version's dispatch function).
-fn services() -> TokenStream {
-    let one = |name: &str, handler: &str, dispatch: &str, peer: &str, what: &str| {
+fn services(model: &Model) -> TokenStream {
+    // A server's default policy is its era's lifecycle; a client's enforces nothing.
+    let lifecycle = crate::overrides::LIFECYCLE;
+    let has = |method: &str| model.methods.iter().any(|m| m.method == method);
+    let (server_policy, server_new, server_doc) = if !has(lifecycle.initialize)
+        && !has(lifecycle.discover)
+    {
+        // No lifecycle to follow (a schema that is not a protocol version's).
+        (
+            quote!(crate::rt::service::Open),
+            quote!(crate::rt::service::Open),
+            " The handler, behind the [`Open`](crate::rt::service::Open) policy.".to_string(),
+        )
+    } else if super::versions::is_discover(model) {
+        let variant = super::versions::variant(&model.version);
+        (
+            quote!(crate::version::RequireVersion),
+            quote!(crate::version::RequireVersion::new(&[crate::version::ProtocolVersion::#variant])),
+            format!(
+                " The handler, behind this era's rule ([`RequireVersion`](crate::version::RequireVersion) \
+                 of {}): every request carries this version and the client's capabilities in its \
+                 `_meta`, and what the handler logs goes out at the level the request asks for. \
+                 `with_policy(Open)` turns both off.",
+                model.version
+            ),
+        )
+    } else {
+        (
+            quote!(crate::version::InitializeFirst),
+            quote!(crate::version::InitializeFirst::new()),
+            " The handler, behind this era's lifecycle ([`InitializeFirst`](crate::version::InitializeFirst)): \
+             only `ping` before `initialize`, which comes once. `with_policy(Open)` turns it off."
+                .to_string(),
+        )
+    };
+    let open = (
+        quote!(crate::rt::service::Open),
+        quote!(crate::rt::service::Open),
+        " The handler, behind the [`Open`](crate::rt::service::Open) policy.".to_string(),
+    );
+    let server_default = (server_policy, server_new, server_doc);
+    let one = |name: &str,
+               handler: &str,
+               dispatch: &str,
+               peer: &str,
+               what: &str,
+               policy: &(TokenStream, TokenStream, String)| {
+        let (policy_ty, policy_new, new_doc) = policy;
         let name = format_ident!("{}", name);
         let handler = format_ident!("{}", handler);
         let dispatch = format_ident!("{}", dispatch);
@@ -426,7 +473,7 @@ fn services() -> TokenStream {
         quote! {
             #[doc = #doc]
             #[derive(Debug, Clone, Default)]
-            pub struct #name<H, P = crate::rt::service::Open> {
+            pub struct #name<H, P = #policy_ty> {
                 /// The handler.
                 pub handler: H,
                 /// The policy in front of it.
@@ -434,9 +481,9 @@ fn services() -> TokenStream {
             }
 
             impl<H: #handler> #name<H> {
-                /// The handler, behind the [`Open`](crate::rt::service::Open) policy.
+                #[doc = #new_doc]
                 pub fn new(handler: H) -> Self {
-                    #name { handler, policy: crate::rt::service::Open }
+                    #name { handler, policy: #policy_new }
                 }
             }
 
@@ -466,6 +513,7 @@ fn services() -> TokenStream {
         "serve_client_message",
         "ClientPeer",
         "server",
+        &server_default,
     );
     let client = one(
         "Client",
@@ -473,6 +521,7 @@ fn services() -> TokenStream {
         "serve_server_message",
         "ServerPeer",
         "client",
+        &open,
     );
     quote! { #server #client }
 }

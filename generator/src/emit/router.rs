@@ -162,10 +162,17 @@ impl<'m> Shapes<'m> {
                     None
                 }
             })?;
+            let init_ty = ident(initialize.result.as_deref()?);
             let sig = self.sig(initialize);
+            let instructions = self.instructions(initialize.result.as_deref()?);
+            let answer = if instructions.is_empty() {
+                init_result
+            } else {
+                quote!(super::#init_ty { #instructions ..#init_result })
+            };
             return Some(quote! {
                 #sig {
-                    Ok(#init_result)
+                    Ok(#answer)
                 }
             });
         }
@@ -198,6 +205,7 @@ impl<'m> Shapes<'m> {
         }
         let (meta_field, meta_ty, info_field) =
             (ident(&meta.name), ident(meta_ty), ident(&info.name));
+        let instructions = self.instructions(result);
         let result = ident(result);
         let sig = self.sig(discover);
         Some(quote! {
@@ -206,9 +214,22 @@ impl<'m> Shapes<'m> {
                     #info_field: ::std::option::Option::Some(self.info().clone()),
                     ..::std::default::Default::default()
                 };
-                Ok(super::#result { #meta_field: ::std::option::Option::Some(meta), ..#discovered })
+                Ok(super::#result { #meta_field: ::std::option::Option::Some(meta), #instructions ..#discovered })
             }
         })
+    }
+
+    /// The lifecycle result's instructions set from the `Router`'s (`field: value,`), if
+    /// the result has an optional text member for them.
+    fn instructions(&self, result: &str) -> TokenStream {
+        let Some(f) = fields(&self.types, result).and_then(|fs| {
+            fs.iter()
+                .find(|f| f.wire == SERVED.instructions && !f.required && f.ty == TypeRef::String)
+        }) else {
+            return quote!();
+        };
+        let field = ident(&f.name);
+        quote!(#field: self.instructions_given().map(::std::string::ToString::to_string),)
     }
 
     /// The capabilities type and its fields for tools, resources, prompts and logging,

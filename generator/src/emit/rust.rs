@@ -91,8 +91,14 @@ pub const TRANSLATION: &str = "translation";
 pub const CONVERSION_PAIR: &str = "conversion_pair";
 /// The runtime macro of the types a version's `Router` is made of (one row a part).
 pub const ROUTER_PARTS: &str = "router_parts";
-const TABLE_MACROS: [&str; 8] = [
+/// The runtime macro of a struct's setters (one row an optional member).
+pub const SETTERS: &str = "setters";
+/// The runtime macro of an enum's order (its variants, least first).
+pub const ORDERED: &str = "ordered";
+const TABLE_MACROS: [&str; 10] = [
     ROUTER_PARTS,
+    SETTERS,
+    ORDERED,
     CONVERSION_PAIR,
     OPEN_OBJECT,
     CLOSED_OBJECT,
@@ -160,6 +166,25 @@ fn macro_entries_one_a_line(file: &syn::File, text: String) -> String {
     out
 }
 
+/// Whether every `[` of `line` outside string literals is closed on it (an attribute
+/// that starts a line and ends on it, whatever follows it there).
+fn brackets_closed(line: &str) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
+    for c in line.chars() {
+        match (in_string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (true, false, '"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, '"') => in_string = true,
+            (false, _, '[') => depth += 1,
+            (false, _, ']') => depth -= 1,
+            _ => {}
+        }
+    }
+    depth <= 0
+}
+
 /// prettyplease breaks an attribute longer than a line over several (a field's
 /// `#[cfg_attr(feature = "json-schema", schemars(rename = ..., default, ...))]` over eight);
 /// each is put back on one line, so that a struct reads as its fields. Only line breaks
@@ -168,7 +193,7 @@ fn attributes_one_a_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
-        let opens = line.trim_start().starts_with("#[") && !line.ends_with(']');
+        let opens = line.trim_start().starts_with("#[") && !brackets_closed(line);
         if !opens {
             out.push_str(line);
             out.push('\n');
@@ -252,7 +277,9 @@ fn tokens_text(tokens: TokenStream) -> String {
                 let c = p.as_char();
                 // `=>` and `->` stand apart: `old "a" => new "b"`.
                 let arrow = (c == '=' || c == '-') && p.spacing() == Spacing::Joint;
-                if arrow && space {
+                // A path that starts with `::` after a lone `:` (`field: ::std::..`).
+                let rooted = c == ':' && p.spacing() == Spacing::Joint && out.ends_with(':');
+                if (arrow || rooted) && space {
                     out.push(' ');
                 }
                 out.push(c);

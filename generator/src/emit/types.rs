@@ -8,7 +8,8 @@ use quote::{format_ident, quote};
 
 use super::constructors;
 use super::rust::{
-    CLOSED_OBJECT, NEWTYPE, OPEN_OBJECT, UNION_ARMS, WIRE_ENUM, doc_attrs, header, ident, pretty,
+    CLOSED_OBJECT, NEWTYPE, OPEN_OBJECT, ORDERED, SETTERS, UNION_ARMS, WIRE_ENUM, doc_attrs,
+    header, ident, pretty,
 };
 use crate::Error;
 use crate::docs;
@@ -344,6 +345,7 @@ impl Emitter<'_> {
             constructors::tool_shortcuts(t, fields),
             constructors::call_tool_params_shortcuts(t, fields),
         ];
+        let setters = self.setters(t, fields);
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
             let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
@@ -369,7 +371,47 @@ impl Emitter<'_> {
             }
             #serde_impls
             #constructor
+            #setters
             #( #shortcuts )*
+        }
+    }
+
+    /// `rt::setters!`: `with_<field>` for each optional member that is not a constant.
+    fn setters(&self, t: &TypeDef, fields: &[Field]) -> TokenStream {
+        let rows: Vec<TokenStream> = fields
+            .iter()
+            .filter(|f| !f.required && !matches!(f.ty, TypeRef::Const(_)))
+            .map(|f| {
+                let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
+                let setter = format_ident!("with_{}", bare.trim_start_matches('_'));
+                let field = ident(&f.name);
+                let ty = self.ty(&f.ty);
+                let how = format_ident!(
+                    "{}",
+                    match (f.nullable, f.boxed) {
+                        (false, false) => "plain",
+                        (false, true) => "boxed",
+                        (true, false) => "nullable",
+                        (true, true) => "nullable_boxed",
+                    }
+                );
+                let deprecated = f
+                    .deprecated
+                    .as_ref()
+                    .map(|why| quote!(#[deprecated(note = #why)]));
+                let wire = &f.wire;
+                quote!(#deprecated #how #setter(#field: #ty) #wire)
+            })
+            .collect();
+        if rows.is_empty() {
+            return quote!();
+        }
+        let name = ident(&t.name);
+        let mac = format_ident!("{}", SETTERS);
+        quote! {
+            crate::rt::#mac! {
+                #name { #( #rows, )* }
+            }
         }
     }
 
@@ -435,6 +477,18 @@ impl Emitter<'_> {
             doc_attrs(&lines)
         });
         let mac = format_ident!("{}", WIRE_ENUM);
+        // An order the schema gives in prose: the runtime's `ordered!`, the variants least
+        // first (those of this version).
+        let ordered = crate::overrides::ordered_values(&t.name).map(|order| {
+            let ranked = order
+                .iter()
+                .filter_map(|value| values.iter().position(|v| v == value))
+                .map(|at| &variants[at]);
+            let mac = format_ident!("{}", ORDERED);
+            quote! {
+                crate::rt::#mac! { #name { #( #ranked, )* } }
+            }
+        });
         quote! {
             #doc
             #alias
@@ -453,6 +507,7 @@ impl Emitter<'_> {
             crate::rt::#mac! {
                 #name { #( #variants: #values, )* ..#unknown }
             }
+            #ordered
         }
     }
 

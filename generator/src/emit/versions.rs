@@ -7,30 +7,34 @@ use super::rust::{ident, module_name, pretty, wire_text_impls};
 use crate::Error;
 use crate::model::Model;
 
+/// The `ProtocolVersion` variant of a version: `2025-06-18` → `V2025_06_18` (the module
+/// name, with underscores between digits kept).
+pub(super) fn variant(version: &str) -> Ident {
+    let module = module_name(version);
+    ident(&(module[..1].to_ascii_uppercase() + &module[1..]))
+}
+
+/// Whether a version is of the discover era: it has the discover-era handshake and not
+/// the initialize-era one.
+pub(super) fn is_discover(model: &Model) -> bool {
+    let lifecycle = crate::overrides::LIFECYCLE;
+    model.methods.iter().any(|x| x.method == lifecycle.discover)
+        && !model
+            .methods
+            .iter()
+            .any(|x| x.method == lifecycle.initialize)
+}
+
 /// Emits `protocol_version.rs`: the `ProtocolVersion` enum of every version generated,
 /// with the facts the negotiation helpers need (order, release, lifecycle era).
 pub fn emit_protocol_versions(models: &[Model], header_text: &str) -> Result<String, Error> {
     let mut versions: Vec<&Model> = models.iter().collect();
     // Dated versions in date order, then `draft`.
     versions.sort_by_key(|m| (m.version == "draft", m.version.clone()));
-    let variants: Vec<Ident> = versions
-        .iter()
-        .map(|m| {
-            let module = module_name(&m.version);
-            // `v2025_06_18` → `V2025_06_18` (underscores between digits are camel case).
-            ident(&(module[..1].to_ascii_uppercase() + &module[1..]))
-        })
-        .collect();
+    let variants: Vec<Ident> = versions.iter().map(|m| variant(&m.version)).collect();
     let strings: Vec<&str> = versions.iter().map(|m| m.version.as_str()).collect();
     let released: Vec<bool> = versions.iter().map(|m| m.version != "draft").collect();
-    let discover: Vec<bool> = versions
-        .iter()
-        .map(|m| {
-            let lifecycle = crate::overrides::LIFECYCLE;
-            m.methods.iter().any(|x| x.method == lifecycle.discover)
-                && !m.methods.iter().any(|x| x.method == lifecycle.initialize)
-        })
-        .collect();
+    let discover: Vec<bool> = versions.iter().map(|m| is_discover(m)).collect();
     // The newest released version; with only `draft` given, `draft` itself.
     let latest = versions
         .iter()
