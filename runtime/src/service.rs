@@ -110,6 +110,18 @@ struct Shared {
     transport: Arc<dyn Transport>,
     next_id: Arc<AtomicI64>,
     meta: Option<Map<String, Value>>,
+    /// Who wins a key both `meta` and a request's `_meta` have.
+    meta_wins: MetaWins,
+}
+
+/// Which value a key of a peer's request `_meta` takes when the request's params have it
+/// too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MetaWins {
+    /// The request's (`Peer::with_request_meta`).
+    Request,
+    /// The peer's (`Peer::with_envelope`).
+    Peer,
 }
 
 impl fmt::Debug for Peer {
@@ -133,6 +145,7 @@ impl Peer {
             transport,
             next_id: Arc::new(AtomicI64::new(1)),
             meta: None,
+            meta_wins: MetaWins::Request,
         }))
     }
 
@@ -144,6 +157,21 @@ impl Peer {
             transport: self.0.transport.clone(),
             next_id: self.0.next_id.clone(),
             meta: Some(meta),
+            meta_wins: MetaWins::Request,
+        }))
+    }
+
+    /// This peer, writing `envelope` into the `_meta` of every request it sends, over
+    /// what the request has under those keys (its other keys kept): what a connection
+    /// said once (a discover-era client's version, capabilities and info) is what each of
+    /// its requests says, whatever the typed params were built with. The id counter stays
+    /// shared with the peer it was made from.
+    pub fn with_envelope(self, envelope: Map<String, Value>) -> Peer {
+        Peer(Arc::new(Shared {
+            transport: self.0.transport.clone(),
+            next_id: self.0.next_id.clone(),
+            meta: Some(envelope),
+            meta_wins: MetaWins::Peer,
         }))
     }
 
@@ -155,6 +183,7 @@ impl Peer {
             transport,
             next_id: self.0.next_id.clone(),
             meta: self.0.meta.clone(),
+            meta_wins: self.0.meta_wins,
         }))
     }
 
@@ -177,7 +206,14 @@ impl Peer {
             .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(existing) = slot {
             for (k, v) in meta {
-                existing.entry(k.clone()).or_insert_with(|| v.clone());
+                match self.0.meta_wins {
+                    MetaWins::Request => {
+                        existing.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                    MetaWins::Peer => {
+                        existing.insert(k.clone(), v.clone());
+                    }
+                }
             }
         }
         Some(Value::Object(params))

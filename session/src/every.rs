@@ -88,6 +88,12 @@ pub struct Hello {
     /// How long to wait for the answer to `server/discover` (a server of the older era
     /// may not answer it at all): 5 s unless told.
     pub discover_timeout: Duration,
+    /// Whether every request sent through [`Connected::server`] to a 2026-07-28 server
+    /// carries this client's envelope ([`Hello::envelope`]) in its `_meta`, as that
+    /// version requires, over what its params say under those keys (build them with
+    /// `RequestMetaObject::default()`): `true` unless told. With `false`, each request
+    /// carries the `_meta` its params give, and nothing else.
+    pub add_envelope: bool,
 }
 
 impl Hello {
@@ -99,6 +105,7 @@ impl Hello {
             offer: ProtocolVersion::V2025_11_25,
             era: None,
             discover_timeout: Duration::from_secs(5),
+            add_envelope: true,
         }
     }
 
@@ -118,7 +125,8 @@ pub struct Connected {
     /// The version the connection speaks.
     pub version: ProtocolVersion,
     /// The server, called with 2026-07-28 types whatever its version (converted by the
-    /// generated `TO_OLDER_SERVER` tables for an older one).
+    /// generated `TO_OLDER_SERVER` tables for an older one). At 2026-07-28, every request
+    /// through it carries the client's envelope in its `_meta` ([`Hello::add_envelope`]).
     pub server: v::handlers::ServerPeer,
     /// The `server/discover` or `initialize` result, as the server wrote it.
     pub result: Value,
@@ -150,7 +158,11 @@ where
                     .unwrap_or_default();
                 if offered.contains(&HANDLER_VERSION.as_str()) {
                     later.set(v::handlers::Client::new(handler));
-                    let server = v::handlers::ServerPeer(peer.clone());
+                    let server = match (hello.add_envelope, hello.envelope()) {
+                        (true, Value::Object(envelope)) => peer.clone().with_envelope(envelope),
+                        _ => peer.clone(),
+                    };
+                    let server = v::handlers::ServerPeer(server);
                     let version = HANDLER_VERSION;
                     return Ok(Connected {
                         version,

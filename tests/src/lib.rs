@@ -413,6 +413,48 @@ pub const VERSIONS: &[Harness] = &[
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+/// The guide's pages (`docs/`): their Rust blocks compiled, and run unless `no_run`, as
+/// doctests; `tests/tests/docs.rs` checks that every page is here.
+#[doc = include_str!("../../docs/README.md")]
+#[cfg(doctest)]
+pub struct DocsIndex;
+
+#[doc = include_str!("../../docs/adding-a-version.md")]
+#[cfg(doctest)]
+pub struct DocsAddingAVersion;
+
+#[doc = include_str!("../../docs/ci.md")]
+#[cfg(doctest)]
+pub struct DocsCi;
+
+#[doc = include_str!("../../docs/comparing.md")]
+#[cfg(doctest)]
+pub struct DocsComparing;
+
+#[doc = include_str!("../../docs/decoding.md")]
+#[cfg(doctest)]
+pub struct DocsDecoding;
+
+#[doc = include_str!("../../docs/fidelity.md")]
+#[cfg(doctest)]
+pub struct DocsFidelity;
+
+#[doc = include_str!("../../docs/generating.md")]
+#[cfg(doctest)]
+pub struct DocsGenerating;
+
+#[doc = include_str!("../../docs/performance.md")]
+#[cfg(doctest)]
+pub struct DocsPerformance;
+
+#[doc = include_str!("../../docs/serving.md")]
+#[cfg(doctest)]
+pub struct DocsServing;
+
+#[doc = include_str!("../../docs/versions.md")]
+#[cfg(doctest)]
+pub struct DocsVersions;
+
 /// The Rust example of the published crate's README (`generated/README.md`), compiled and
 /// run as a doctest.
 #[doc = include_str!("../../generated/README.md")]
