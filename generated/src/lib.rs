@@ -6,18 +6,22 @@
 //!
 //! | feature | module | schema dialect |
 //! | --- | --- | --- |
-//! | `v2024_11_05` | [`v2024_11_05`] | draft-07 |
-//! | `v2025_03_26` | [`v2025_03_26`] | draft-07 |
-//! | `v2025_06_18` | [`v2025_06_18`] | draft-07 |
-//! | `v2025_11_25` | [`v2025_11_25`] | 2020-12 |
-//! | `v2026_07_28` (default) | [`v2026_07_28`] | 2020-12 |
-//! | `draft` | [`draft`] | 2020-12 |
+//! | `v2024_11_05` | `v2024_11_05` | draft-07 |
+//! | `v2025_03_26` | `v2025_03_26` | draft-07 |
+//! | `v2025_06_18` | `v2025_06_18` | draft-07 |
+//! | `v2025_11_25` | `v2025_11_25` | 2020-12 |
+//! | `v2026_07_28` (default) | `v2026_07_28` | 2020-12 |
+//! | `draft` | `draft` | 2020-12 |
 //! | `schemars` | a tool's input and output schemas from Rust types (`Tool::for_input`, `with_output`) | |
 //! | `json-schema` | derives `schemars::JsonSchema` on every type (turns on `schemars`) | |
-//! | `convert` | [`convert`]: `From` / `TryFrom` between consecutive versions' types | |
+//! | `convert` | `convert`: `From` / `TryFrom` between consecutive versions' types, and the adapters that serve older peers with a newer handler | |
 //!
 //! [`rt`] is the hand-written runtime the generated modules build on: the crate
 //! `mcp-spec-rt`, re-exported.
+//!
+//! The guide (generating, decoding, serving and calling, every version, comparing
+//! versions, fidelity, performance) is the repository's `docs/`:
+//! <https://github.com/mcp-codegen/mcp-codegen/blob/main/docs/README.md>.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use mcp_spec_rt as rt;

@@ -223,11 +223,11 @@ macro_rules! __conversion {
 /// version sends its older client, `to_server` what a newer client sends its older
 /// server (both for [`outbound`]); `from_client` is what an older client sends a newer
 /// server handler, `from_server` what an older server sends a newer client (both for the
-/// adapters of [`adapt`](crate::adapt)). `plain` converts between two versions of one
+/// adapters of `adapt`). `plain` converts between two versions of one
 /// lifecycle era; `across`, for `to_server` from the `server/discover` era to the
 /// `initialize` era, also takes the newer era's envelope out of the params
-/// ([`bridge::without_envelope`](crate::bridge::without_envelope)) and gives each result
-/// what the newer era requires ([`bridge::older_result`](crate::bridge::older_result):
+/// (`bridge::without_envelope`) and gives each result
+/// what the newer era requires (`bridge::older_result`:
 /// `scoped` where the newer result says how it may be cached, `unscoped` where not).
 ///
 /// ```ignore
@@ -421,7 +421,7 @@ fn without_newer(mut json: Value, kept: &[String], newer: Vec<String>) -> Value 
 /// other version does not have. Generated for each pair of versions
 /// (`convert::<older>_<newer>`, made by [`translation!`](crate::translation)): what a
 /// newer handler sends an older peer ([`outbound`]), and what an older peer sends a newer
-/// handler (the adapters of [`adapt`](crate::adapt)).
+/// handler (the adapters of `adapt`).
 #[derive(Debug, Clone, Copy)]
 pub struct Translation {
     /// The version the messages are written in.

@@ -1,6 +1,6 @@
 //! The `_meta` keys of the `server/discover` era's envelope (2026-07-28 on): what a request
 //! says of its version and its client, and a result of its server, in every message
-//! rather than once at `initialize`. The lifecycle bridge ([`bridge`](crate::bridge), with
+//! rather than once at `initialize`. The lifecycle bridge (`bridge`, with
 //! the `adapt` feature) moves what an older client says once into them. And how the log
 //! level a request asks for applies to what its handler logs ([`log_filtered`]).
 

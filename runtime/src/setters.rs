@@ -1,7 +1,7 @@
 //! What the generated types offer beyond their wire form, written once: setters of a
 //! struct's optional members (`Tool::new(..).with_description("Tells the weather")`, one
-//! row a member: [`setters!`](crate::setters)), and the order of an enum whose values
-//! are ordered in prose ([`ordered!`](crate::ordered)).
+//! row a member: [`setters!`](macro@crate::setters)), and the order of an enum whose values
+//! are ordered in prose ([`ordered!`](macro@crate::ordered)).
 
 /// The setters of a struct's optional members, one row each: `$how` says how the member
 /// holds its value (`plain`: `Option<T>`; `boxed`: `Option<Box<T>>`; `nullable`:

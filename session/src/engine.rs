@@ -17,7 +17,7 @@ use tokio::sync::Notify;
 
 /// Runs a task to completion in the background: how the engine serves requests
 /// concurrently without an async runtime of its own. Any `Fn(BoxFuture)` is one
-/// (`|task| { tokio::spawn(task); }`); with the `tokio` feature, [`Tokio`](crate::Tokio).
+/// (`|task| { tokio::spawn(task); }`); with the `tokio` feature, `Tokio`.
 pub trait Spawn: Send + Sync {
     /// Starts `task`; it must run to its end unless the engine aborts it.
     fn spawn(&self, task: BoxFuture<'static, ()>);
@@ -274,8 +274,13 @@ impl Transport for Calls {
 
     fn notify(&self, message: String) -> BoxFuture<'_, Result<(), TransportError>> {
         Box::pin(async move {
-            if self.0.closed.load(Ordering::SeqCst) {
-                return Err(closed());
+            // Once the input ends no response can come, but what a handler still running
+            // sends (a log, progress) goes out with its answer: only a session whose tasks
+            // are stopped refuses it.
+            if self.0.tasks().closed {
+                return Err(TransportError::new(
+                    "the session ended: nothing more is sent on it",
+                ));
             }
             self.write(message).await
         })

@@ -88,6 +88,12 @@ pub struct Hello {
     /// How long to wait for the answer to `server/discover` (a server of the older era
     /// may not answer it at all): 5 s unless told.
     pub discover_timeout: Duration,
+    /// The log level this client asks a 2026-07-28 server for in every request's
+    /// envelope (`None`, the default: no log messages; a server of the `initialize` era
+    /// sends what it likes until `logging/setLevel`). Log messages reach the handler's
+    /// `on_logging_message`.
+    #[allow(deprecated)] // 2026-07-28 deprecates logging (SEP-2577); servers still log.
+    pub log_level: Option<v::LoggingLevel>,
     /// Whether every request sent through [`Connected::server`] to a 2026-07-28 server
     /// carries this client's envelope ([`Hello::envelope`]) in its `_meta`, as that
     /// version requires, over what its params say under those keys (build them with
@@ -105,17 +111,24 @@ impl Hello {
             offer: ProtocolVersion::V2025_11_25,
             era: None,
             discover_timeout: Duration::from_secs(5),
+            log_level: None,
             add_envelope: true,
         }
     }
 
-    /// The `_meta` a discover-era request of this client carries.
+    /// The `_meta` a discover-era request of this client carries: the version, the
+    /// capabilities, the info, and the log level if it asks for one.
     pub fn envelope(&self) -> Value {
-        json!({
+        let mut envelope = json!({
             (envelope::PROTOCOL_VERSION): HANDLER_VERSION.as_str(),
             (envelope::CLIENT_CAPABILITIES): self.capabilities,
             (envelope::CLIENT_INFO): self.info,
-        })
+        });
+        #[allow(deprecated)]
+        if let Some(level) = &self.log_level {
+            envelope[envelope::LOG_LEVEL] = json!(level.as_str());
+        }
+        envelope
     }
 }
 

@@ -1,8 +1,8 @@
 //! Serve and call MCP without writing a transport: a session engine over the types of
 //! [`mcp_spec_types`], and its transports: (feature `stdio`) newline-delimited JSON-RPC
 //! over stdin/stdout, a child process or any async reader and writer; (feature `http`)
-//! a Streamable HTTP server, [`http::HttpServer`]; (feature `http-client`) a Streamable
-//! HTTP client, [`http_client::HttpClient`].
+//! a Streamable HTTP server, `http::HttpServer`; (feature `http-client`) a Streamable
+//! HTTP client, `http_client::HttpClient`.
 //!
 //! A [`Session`] is one connection, both directions. It keeps the requests this side
 //! sends until their responses come (the ids come from the session's
@@ -20,7 +20,7 @@
 //! from 2024-11-05, the lifecycle of each era handled here and in the generated adapters.
 //!
 //! The engine has no runtime of its own: it starts tasks through a [`Spawn`] (any
-//! `Fn(BoxFuture)`; with the `tokio` feature, [`Tokio`]), waits with tokio's
+//! `Fn(BoxFuture)`; with the `tokio` feature, `Tokio`), waits with tokio's
 //! runtime-free `sync` primitives, and times out on `futures-timer`. The types crate stays
 //! on serde and serde_json alone.
 //!

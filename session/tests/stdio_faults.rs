@@ -28,6 +28,17 @@ impl v::handlers::ServerHandler for Tools {
                 Ok(v::CallToolResult::text("rested").into())
             }
             "forever" => std::future::pending().await,
+            // Logs after a while (the input may have ended by then), then answers with
+            // whether the log could be sent.
+            "late_log" => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                let log =
+                    v::LoggingMessageNotificationParams::new("late".into(), v::LoggingLevel::Info);
+                match cx.peer.notify_logging_message(&log).await {
+                    Ok(()) => Ok(v::CallToolResult::text("logged").into()),
+                    Err(e) => Ok(v::CallToolResult::text(format!("refused: {e}")).into()),
+                }
+            }
             // Asks the client for a sampling it never gives.
             "ask" => {
                 let question = v::SamplingMessage::new(
@@ -138,6 +149,28 @@ async fn every_request_read_before_the_end_of_input_is_answered() {
         let (ids, errors) = tally(&answers);
         assert_eq!(ids, (0..1002).collect::<Vec<_>>(), "round {round}");
         assert_eq!(errors, 0, "round {round}");
+        served.run.await.unwrap();
+    }
+
+    // What a handler sends after the input ended, before its answer, goes out too.
+    for round in 0..20 {
+        let mut served = serve(Limits::default());
+        served
+            .to
+            .write_all(call(1, "late_log").as_bytes())
+            .await
+            .unwrap();
+        drop(served.to);
+        let out = read_all(served.from).await;
+        assert_eq!(out.len(), 2, "round {round}: {out:?}");
+        assert_eq!(
+            out[0]["method"], "notifications/message",
+            "round {round}: {out:?}"
+        );
+        assert_eq!(
+            out[1]["result"]["content"][0]["text"], "logged",
+            "round {round}: {out:?}"
+        );
         served.run.await.unwrap();
     }
 

@@ -303,3 +303,74 @@ fn logging_levels_are_ordered_as_the_runtime_ranks_them() {
         v2026_07_28
     );
 }
+
+/// A client on the session engine writes its envelope (version, capabilities, info, the
+/// log level it asks for) into every 2026-07-28 request, over the default `_meta` its
+/// params were built with; `add_envelope: false` leaves the params' `_meta` alone.
+#[tokio::test]
+async fn the_client_envelope_is_the_sessions() {
+    use mcp_spec_session::{Deferred, Hello, connect_every_version, stdio};
+    use mcp_spec_types::v2026_07_28 as v;
+
+    struct Quiet;
+    impl v::handlers::ClientHandler for Quiet {}
+
+    /// Answers with the `_meta` the request came with.
+    async fn meta(
+        _: Value,
+        cx: RequestContext<v::handlers::ClientPeer>,
+    ) -> Result<v::CallToolResult, ErrorObject> {
+        let meta = cx.meta.map(|m| m.to_map()).unwrap_or_default();
+        Ok(v::CallToolResult::text(Value::Object(meta).to_string()))
+    }
+
+    for add_envelope in [true, false] {
+        let schema: v::ToolInputSchema = serde_json::from_value(json!({"type": "object"})).unwrap();
+        let router = v::handlers::Router::new(v::Implementation::new("s", "1"))
+            .tool(v::Tool::new("meta", schema), meta);
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (sr, sw) = tokio::io::split(server_end);
+        let (cr, cw) = tokio::io::split(client_end);
+        let (_server, run_server) = stdio::connect(sr, sw, v::handlers::Server::new(router));
+        let later = Deferred::new();
+        let (session, run_client) = stdio::connect(cr, cw, later.clone());
+        tokio::spawn(run_server);
+        tokio::spawn(run_client);
+
+        let hello = Hello {
+            log_level: Some(v::LoggingLevel::Warning),
+            add_envelope,
+            ..Hello::new(
+                v::Implementation::new("c", "2"),
+                v::ClientCapabilities::default(),
+            )
+        };
+        let connected = connect_every_version(&session.peer(), &later, Quiet, &hello)
+            .await
+            .unwrap();
+        let call = v::CallToolRequestParams::new("meta", v::RequestMetaObject::default());
+        let answer = connected.server.call_tool(&call).await;
+        if add_envelope {
+            let Ok(v::CallToolOutcome::CallToolResult(result)) = answer else {
+                panic!("{answer:?}");
+            };
+            let v::ContentBlock::TextContent(text) = &result.content[0] else {
+                panic!("{result:?}");
+            };
+            let seen: Value = serde_json::from_str(&text.text).unwrap();
+            assert_eq!(
+                seen,
+                json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                       "io.modelcontextprotocol/clientCapabilities": {},
+                       "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "2"},
+                       "io.modelcontextprotocol/logLevel": "warning"})
+            );
+        } else {
+            // The params' default `_meta` names no version: the server refuses it.
+            let Err(mcp_spec_types::rt::service::CallError::Rejected(e)) = answer else {
+                panic!("{answer:?}");
+            };
+            assert_eq!(e.code, -32022, "{e:?}");
+        }
+    }
+}
