@@ -272,7 +272,9 @@ pub fn inputs(root: &Path) -> Result<Vec<Input>, String> {
     Ok(out)
 }
 
-/// Generated files on disk that codegen owns: version modules, test harnesses, IR files.
+/// Generated files on disk that codegen owns and may find orphaned: the files of the
+/// version modules (`generated/src/<module>/`), the version harnesses of the tests crate
+/// (`tests/src/<module>.rs`) and the diff reports (`generated/diffs/`).
 pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
     let mut out = BTreeSet::new();
     let is_version = |name: &str| {

@@ -4,7 +4,8 @@
 //! generated.
 //!
 //! Users reach it as `mcp_spec_types::rt`, which re-exports this crate; depending on it
-//! directly is only needed by crates of generated code of their own.
+//! directly is only needed by crates of generated code of their own. The guide:
+//! <https://github.com/mcp-codegen/mcp-codegen/blob/main/docs/README.md>.
 
 /// Visitor methods of a wrapper visitor (a `visitor` field, `V::Value`) that pass a
 /// scalar on unchanged. Defined before the modules, which use it.

@@ -30,11 +30,11 @@
 //! content block costs two allocations (its members, its text) rather than a `Value`'s
 //! five.
 //!
-//! (Until 2026-11-25 there were faster ways for some values: an object whose tag came
-//! first decoded member by member or straight from the input, a plain string or integer
-//! arm without the buffer, a method's result union decoded as its usual arm in one pass.
-//! On the recorded traffic of real peers none gained more than 1.6%, so they were taken
-//! out; `bench/README.md` has the figures.)
+//! There is no faster way for some values (an object whose tag comes first decoded member
+//! by member, a plain string or integer arm without the buffer, a method's result union
+//! decoded as its usual arm in one pass): on the recorded traffic of real peers none
+//! gained more than a few percent, which does not pay for a second path
+//! (`docs/performance.md`, "What the measurements decided" in `bench/README.md`).
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -7,10 +7,8 @@
 //! (a string shorter than that byte by byte) and copies each run that needs no escape
 //! with one `extend_from_slice`. Integers are written here too; floating-point numbers
 //! are handed to `serde_json`'s own writer, so that they come out exactly as it writes
-//! them. Measured against `serde_json::to_vec` of the same message as a `Value`
-//! (`bench/README.md`): a 1 MB base64 blob in under half the time, messages of many
-//! short strings in about 0.8 of it, deeply nested free-form JSON (where most strings
-//! are a few bytes) in about 1.1 of it.
+//! them. How it compares with `serde_json::to_vec` of the same message as a `Value` is in
+//! `docs/performance.md`.
 //!
 //! The output is the same as `serde_json::to_vec`'s for every value this crate
 //! defines, and for any other value whose map keys are strings, integers, booleans or

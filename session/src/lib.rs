@@ -2,7 +2,8 @@
 //! [`mcp_spec_types`], and its transports: (feature `stdio`) newline-delimited JSON-RPC
 //! over stdin/stdout, a child process or any async reader and writer; (feature `http`)
 //! a Streamable HTTP server, `http::HttpServer`; (feature `http-client`) a Streamable
-//! HTTP client, `http_client::HttpClient`.
+//! HTTP client, `http_client::HttpClient`. The guide's page on serving and calling:
+//! <https://github.com/mcp-codegen/mcp-codegen/blob/main/docs/serving.md>.
 //!
 //! A [`Session`] is one connection, both directions. It keeps the requests this side
 //! sends until their responses come (the ids come from the session's

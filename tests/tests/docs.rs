@@ -74,78 +74,7 @@ const EXTERNAL: &[&str] = &[
 /// Mentions that name nothing in the tree, on purpose: `(document, mention, reason)`.
 /// Each entry must still be needed: one that now resolves, or is no longer mentioned,
 /// fails the check, so that the list stays true.
-const NOT_IN_THE_TREE: &[(&str, &str, &str)] = &[
-    (
-        "bench/README.md",
-        "generated/src/rt/union.rs",
-        "the file's path before the runtime became a crate, given beside its path now",
-    ),
-    (
-        "bench/README.md",
-        "generated/src/rt/content.rs",
-        "the file's path before the runtime became a crate, given beside its path now",
-    ),
-    (
-        "bench/README.md",
-        "rt::union::usual_arm_from_text",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "union::usual_arm_in",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "Arms::string_arm",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "serde_helpers::fill_seq",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "serde_helpers::fill_union_seq",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "union::PushSeed",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "union::tag_first",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "content::Pull",
-        "part of `union::tag_first`, removed with it (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "Arms::STRAIGHT",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "Union::by_tag",
-        "a speed path measured and removed (section 11's table)",
-    ),
-    (
-        "bench/README.md",
-        "Arms::arm_to",
-        "tried and dropped (section 9 says so)",
-    ),
-    (
-        "bench/README.md",
-        "Object::decode_map",
-        "tried and dropped (section 9 says so)",
-    ),
-];
+const NOT_IN_THE_TREE: &[(&str, &str, &str)] = &[];
 
 /// Extensions of the files a bare file name in backticks (`overrides.rs`) may name.
 const FILE_EXTENSIONS: &[&str] = &[

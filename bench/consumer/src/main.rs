@@ -1,6 +1,6 @@
 //! Decodes and encodes every message type of protocol version 2025-11-25 through the
 //! typed entry point, the way a client or server would: every request and notification
-//! through `decode_from_client` / `decode_from_server` and `rt::jsonrpc::encode`, every
+//! through `decode_from_client` / `decode_from_server` and `rt::jsonrpc::encode_to_vec`, every
 //! result through `ServerResult::decode` / `ClientResult::decode` and `serde_json`.
 //!
 //! Reads one message per line on stdin: a request, notification or error as is, a

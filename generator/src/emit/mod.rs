@@ -1,10 +1,12 @@
 //! Emitting: a [`Model`] becomes Rust source, through `quote` and `prettyplease`. One
 //! module per kind of output file: `types` (a version's `mod.rs` and `consts.rs`, with
-//! the constructors of `build`),
-//! `methods` (`methods.rs`), `handlers` (`handlers.rs`, with the `Router` of `router`), `harness` (the round-trip
-//! harness of the `tests` crate) and `versions` (`protocol_version.rs`); the helpers they
-//! share (identifiers, headers, printing) are in `rust`, which depends on none of them. Questions about the model (which
-//! methods a side sends, a method's marker name) are answered by the model itself.
+//! the constructors of `constructors`), `methods` (`methods.rs`), `handlers`
+//! (`handlers.rs`, with the `Router` of `router`), `convert` (`convert.rs`: the
+//! conversions between consecutive versions and their adapter tables), `harness` (the
+//! round-trip harness of the `tests` crate) and `versions` (`protocol_version.rs`); the
+//! helpers they share (identifiers, headers, printing, the runtime's table macros) are in
+//! `rust`, which depends on none of them. Questions about the model (which methods a side
+//! sends, a method's marker name) are answered by the model itself.
 
 mod constructors;
 mod convert;
