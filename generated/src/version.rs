@@ -120,48 +120,8 @@ impl ProtocolVersion {
 }
 
 /// The initialize era's order, enforced for a server: the default policy of an
-/// initialize-era version's `handlers::Server` ([`Open`](crate::rt::service::Open)
-/// enforces nothing). Before
-/// `initialize`, only `ping` is served; any other request is refused with -32600 naming
-/// it, and notifications are dropped. A second `initialize` is refused likewise. One
-/// value per connection: it remembers whether `initialize` came.
-#[derive(Debug, Default)]
-pub struct InitializeFirst {
-    initialized: std::sync::atomic::AtomicBool,
-}
-
-impl InitializeFirst {
-    /// A connection on which nothing has come yet.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl crate::rt::service::Policy for InitializeFirst {
-    fn check_request(
-        &self,
-        method: &str,
-        _meta: Option<&crate::rt::service::Meta>,
-    ) -> Result<(), crate::rt::jsonrpc::ErrorObject> {
-        use crate::rt::jsonrpc::ErrorObject;
-        use std::sync::atomic::Ordering;
-        match method {
-            "ping" => Ok(()),
-            "initialize" if self.initialized.swap(true, Ordering::SeqCst) => Err(
-                ErrorObject::invalid_request("`initialize` came a second time on this connection"),
-            ),
-            "initialize" => Ok(()),
-            _ if self.initialized.load(Ordering::SeqCst) => Ok(()),
-            other => Err(ErrorObject::invalid_request(format!(
-                "`{other}` before `initialize`: only `ping` may come first"
-            ))),
-        }
-    }
-
-    fn check_notification(&self, _method: &str, _meta: Option<&crate::rt::service::Meta>) -> bool {
-        self.initialized.load(std::sync::atomic::Ordering::SeqCst)
-    }
-}
+/// initialize-era version's `handlers::Server` (the runtime's; see there).
+pub use crate::rt::lifecycle::InitializeFirst;
 
 /// The discover era's rule, enforced for a server (the default policy of a discover-era
 /// version's `handlers::Server`): a [`Policy`](crate::rt::service::Policy) that refuses
@@ -222,55 +182,18 @@ pub fn check_envelope(
     meta: Option<&crate::rt::service::Meta>,
     supported: &[ProtocolVersion],
 ) -> Result<ProtocolVersion, crate::rt::jsonrpc::ErrorObject> {
-    use crate::rt::jsonrpc::ErrorObject;
-    use crate::rt::serde_json::{Value, json};
-    let Some(meta) = meta else {
-        return Err(ErrorObject::invalid_params(format!(
-            "the request has no `_meta`: the {} protocol needs `{PROTOCOL_VERSION_META_KEY}` and `{CLIENT_CAPABILITIES_META_KEY}` in it",
-            newest_discover(supported)
-        )));
-    };
-    let requested = match meta.get(PROTOCOL_VERSION_META_KEY) {
-        Some(Value::String(v)) => v,
-        Some(_) => {
-            return Err(ErrorObject::invalid_params(format!(
-                "`_meta[\"{PROTOCOL_VERSION_META_KEY}\"]` is not a string"
-            )));
-        }
-        None => {
-            return Err(ErrorObject::invalid_params(format!(
-                "`_meta` lacks `{PROTOCOL_VERSION_META_KEY}`"
-            )));
-        }
-    };
-    if !matches!(
-        meta.get(CLIENT_CAPABILITIES_META_KEY),
-        Some(Value::Object(_))
-    ) {
-        return Err(ErrorObject::invalid_params(format!(
-            "`_meta` lacks `{CLIENT_CAPABILITIES_META_KEY}` (an object)"
-        )));
-    }
-    let supported: Vec<ProtocolVersion> = supported
+    let mut discover: Vec<ProtocolVersion> = supported
         .iter()
         .copied()
         .filter(|v| v.era() == Era::Discover)
         .collect();
-    ProtocolVersion::check_request(&requested, &supported).map_err(|_| {
-        let names: Vec<&str> = supported.iter().map(|v| v.as_str()).collect();
-        ErrorObject::new(
-            -32022,
-            format!("unsupported protocol version `{requested}`"),
-        )
-        .with_data(json!({"supported": names, "requested": requested}))
+    discover.sort();
+    let names: Vec<&str> = discover.iter().map(|v| v.as_str()).collect();
+    let requested = crate::rt::lifecycle::check_envelope(meta, &names)?;
+    // A name among `names`: one of `discover`.
+    requested.parse().map_err(|_| {
+        crate::rt::jsonrpc::ErrorObject::internal_error(format!(
+            "`{requested}` is not a version of this crate"
+        ))
     })
-}
-
-fn newest_discover(supported: &[ProtocolVersion]) -> &'static str {
-    supported
-        .iter()
-        .copied()
-        .filter(|v| v.era() == Era::Discover)
-        .max()
-        .map_or("discover-era", |v| v.as_str())
 }

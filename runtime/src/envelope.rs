@@ -47,7 +47,7 @@ pub fn log_rank(level: &str) -> Option<usize> {
 /// logs ([`LOG_LEVEL`]) and at that level or a more severe one; everything else goes out
 /// as it is. A request that asks for none, or for a level that is not one, gets no log
 /// messages (a level the client does not know is not one it asked for). The policy of
-/// the discover era applies it to every request (`version::RequireVersion`).
+/// the discover era applies it to every request ([`RequireEnvelope`](crate::lifecycle::RequireEnvelope)).
 pub fn log_filtered(peer: &Peer, meta: Option<&Meta>) -> Peer {
     let floor = meta
         .and_then(|m| m.get(LOG_LEVEL))

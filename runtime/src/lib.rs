@@ -33,6 +33,7 @@ pub mod convert;
 pub mod envelope;
 pub mod json;
 pub mod jsonrpc;
+pub mod lifecycle;
 pub mod method;
 pub mod path;
 pub mod router;

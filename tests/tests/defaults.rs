@@ -150,7 +150,7 @@ mod discover_era {
             .collect()
     }
 
-    fn default_policy() -> mcp_spec_types::version::RequireVersion {
+    fn default_policy() -> mcp_spec_types::rt::lifecycle::RequireEnvelope {
         v::handlers::Server::new(router()).policy
     }
 

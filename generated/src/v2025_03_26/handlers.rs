@@ -886,7 +886,7 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
 
 /// A server's handler and policy, ready for a session engine: every message is served by [`serve_client_message`].
 #[derive(Debug, Clone, Default)]
-pub struct Server<H, P = crate::version::InitializeFirst> {
+pub struct Server<H, P = crate::rt::lifecycle::InitializeFirst> {
     /// The handler.
     pub handler: H,
     /// The policy in front of it.
@@ -894,11 +894,11 @@ pub struct Server<H, P = crate::version::InitializeFirst> {
 }
 
 impl<H: ServerHandler> Server<H> {
-    /// The handler, behind this era's lifecycle ([`InitializeFirst`](crate::version::InitializeFirst)): only `ping` before `initialize`, which comes once. `with_policy(Open)` turns it off.
+    /// The handler, behind this era's lifecycle ([`InitializeFirst`](crate::rt::lifecycle::InitializeFirst)): only `ping` before `initialize`, which comes once. `with_policy(Open)` turns it off.
     pub fn new(handler: H) -> Self {
         Server {
             handler,
-            policy: crate::version::InitializeFirst::new(),
+            policy: crate::rt::lifecycle::InitializeFirst::new(),
         }
     }
 }

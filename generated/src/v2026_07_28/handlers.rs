@@ -746,7 +746,7 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
 
 /// A server's handler and policy, ready for a session engine: every message is served by [`serve_client_message`].
 #[derive(Debug, Clone, Default)]
-pub struct Server<H, P = crate::version::RequireVersion> {
+pub struct Server<H, P = crate::rt::lifecycle::RequireEnvelope> {
     /// The handler.
     pub handler: H,
     /// The policy in front of it.
@@ -754,13 +754,11 @@ pub struct Server<H, P = crate::version::RequireVersion> {
 }
 
 impl<H: ServerHandler> Server<H> {
-    /// The handler, behind this era's rule ([`RequireVersion`](crate::version::RequireVersion) of 2026-07-28): every request carries this version and the client's capabilities in its `_meta`, and what the handler logs goes out at the level the request asks for. `with_policy(Open)` turns both off.
+    /// The handler, behind this era's rule ([`RequireEnvelope`](crate::rt::lifecycle::RequireEnvelope) of 2026-07-28): every request carries this version and the client's capabilities in its `_meta`, and what the handler logs goes out at the level the request asks for. `with_policy(Open)` turns both off.
     pub fn new(handler: H) -> Self {
         Server {
             handler,
-            policy: crate::version::RequireVersion::new(
-                &[crate::version::ProtocolVersion::V2026_07_28],
-            ),
+            policy: crate::rt::lifecycle::RequireEnvelope::new(&["2026-07-28"]),
         }
     }
 }

@@ -428,23 +428,22 @@ fn services(model: &Model) -> TokenStream {
             " The handler, behind the [`Open`](crate::rt::service::Open) policy.".to_string(),
         )
     } else if super::versions::is_discover(model) {
-        let variant = super::versions::variant(&model.version);
+        let version = model.version.as_str();
         (
-            quote!(crate::version::RequireVersion),
-            quote!(crate::version::RequireVersion::new(&[crate::version::ProtocolVersion::#variant])),
+            quote!(crate::rt::lifecycle::RequireEnvelope),
+            quote!(crate::rt::lifecycle::RequireEnvelope::new(&[#version])),
             format!(
-                " The handler, behind this era's rule ([`RequireVersion`](crate::version::RequireVersion) \
-                 of {}): every request carries this version and the client's capabilities in its \
-                 `_meta`, and what the handler logs goes out at the level the request asks for. \
-                 `with_policy(Open)` turns both off.",
-                model.version
+                " The handler, behind this era's rule ([`RequireEnvelope`](crate::rt::lifecycle::RequireEnvelope) \
+                 of {version}): every request carries this version and the client's capabilities in \
+                 its `_meta`, and what the handler logs goes out at the level the request asks for. \
+                 `with_policy(Open)` turns both off."
             ),
         )
     } else {
         (
-            quote!(crate::version::InitializeFirst),
-            quote!(crate::version::InitializeFirst::new()),
-            " The handler, behind this era's lifecycle ([`InitializeFirst`](crate::version::InitializeFirst)): \
+            quote!(crate::rt::lifecycle::InitializeFirst),
+            quote!(crate::rt::lifecycle::InitializeFirst::new()),
+            " The handler, behind this era's lifecycle ([`InitializeFirst`](crate::rt::lifecycle::InitializeFirst)): \
              only `ping` before `initialize`, which comes once. `with_policy(Open)` turns it off."
                 .to_string(),
         )
