@@ -174,15 +174,103 @@ pub fn parse(file: &str, text: &str) -> Result<SchemaDoc, Error> {
     })
 }
 
-/// Parses and checks a schema file: [`parse`], then every keyword of every definition.
+/// Parses and checks a schema file: [`parse`], the annotations of every definition folded
+/// in ([`fold_annotations`]), then every keyword of every definition.
 pub fn load(file: &str, text: &str) -> Result<SchemaDoc, Error> {
     let mut doc = parse(file, text)?;
     let mut notes = Vec::new();
+    let names: Vec<String> = doc.defs.keys().cloned().collect();
+    for name in names {
+        let at = doc.def_pointer(&name);
+        let mut schema = doc.defs[&name].clone();
+        fold_annotations(&doc.file, doc.dialect, &mut schema, &at)?;
+        doc.defs.insert(name, schema);
+    }
     for (name, schema) in &doc.defs {
         check_keywords(&doc, schema, &doc.def_pointer(name), &mut notes)?;
     }
     doc.notes.extend(notes);
     Ok(doc)
+}
+
+/// The dialect URL a document of `dialect` declares.
+fn dialect_url(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Draft07 => "http://json-schema.org/draft-07/schema#",
+        Dialect::Draft2020_12 => "https://json-schema.org/draft/2020-12/schema",
+    }
+}
+
+/// Folds the keywords that say something of a schema to its reader, not of its values,
+/// into what the generator reads, at every level of `schema`: `$comment` and `$id` are
+/// dropped; a `$schema` inside a definition (as converters write one into each) is
+/// dropped when it names the document's dialect, and refused when it names another;
+/// `title` becomes the `description` when there is none (else it is dropped); `pattern`
+/// is documented, not checked: a line of the `description` says it.
+pub fn fold_annotations(
+    file: &str,
+    dialect: Dialect,
+    schema: &mut Value,
+    at: &str,
+) -> Result<(), Error> {
+    let Value::Object(map) = schema else {
+        return Ok(());
+    };
+    map.remove("$comment");
+    map.remove("$id");
+    if let Some(inner) = map.remove("$schema") {
+        if inner.as_str() != Some(dialect_url(dialect)) {
+            return Err(Error::at(
+                file,
+                &format!("{at}/$schema"),
+                format!(
+                    "this schema names the dialect {inner}, the document {}: one document, one dialect",
+                    dialect_url(dialect)
+                ),
+            ));
+        }
+    }
+    if let Some(title) = map.remove("title") {
+        if !map.contains_key("description") {
+            if let Value::String(title) = title {
+                map.insert("description".into(), Value::String(title));
+            }
+        }
+    }
+    if let Some(pattern) = map.remove("pattern") {
+        let line = format!(
+            "Pattern (documented, not checked when decoding): `{}`",
+            pattern.as_str().unwrap_or_default()
+        );
+        let description = match map.get("description").and_then(Value::as_str) {
+            Some(d) => format!("{d}\n\n{line}"),
+            None => line,
+        };
+        map.insert("description".into(), Value::String(description));
+    }
+    for (key, value) in map.iter_mut() {
+        let here = format!("{at}/{}", escape_pointer(key));
+        match key.as_str() {
+            "properties" => {
+                if let Value::Object(props) = value {
+                    for (name, sub) in props.iter_mut() {
+                        let there = format!("{here}/{}", escape_pointer(name));
+                        fold_annotations(file, dialect, sub, &there)?;
+                    }
+                }
+            }
+            "items" | "additionalProperties" => fold_annotations(file, dialect, value, &here)?,
+            "anyOf" | "allOf" => {
+                if let Value::Array(arms) = value {
+                    for (i, arm) in arms.iter_mut().enumerate() {
+                        fold_annotations(file, dialect, arm, &format!("{here}/{i}"))?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The strings of a `required` or `enum` array, noting each one listed again (JSON Schema

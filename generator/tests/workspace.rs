@@ -80,7 +80,7 @@ fn a_failed_run_leaves_generated_untouched() {
     workspace::apply(&root, &output, &fresh).unwrap();
     let before = snapshot(&root);
     for broken in [
-        r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"A": {"type": "string", "pattern": "x"}}}"#,
+        r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"A": {"type": "string", "not": {"const": "x"}}}}"#,
         r##"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"A": {"$ref": "#/$defs/Nope"}}}"##,
         r#"{"$schema": "https://json-schema.org/draft/2020-12/sch"#,
         "",
