@@ -129,41 +129,46 @@ pub use crate::rt::lifecycle::InitializeFirst;
 /// ([`PROTOCOL_VERSION_META_KEY`]) and the client's capabilities (see
 /// [`check_envelope`]), and sends what a handler logs at the level its request asks for.
 #[derive(Debug, Clone)]
-pub struct RequireVersion {
-    supported: Vec<ProtocolVersion>,
-}
+pub struct RequireVersion(crate::rt::lifecycle::RequireEnvelope);
 
 impl RequireVersion {
     /// Accepts the discover-era versions among `supported`.
     pub fn new(supported: &[ProtocolVersion]) -> Self {
-        RequireVersion {
-            supported: supported
-                .iter()
-                .copied()
-                .filter(|v| v.era() == Era::Discover)
-                .collect(),
-        }
+        RequireVersion(crate::rt::lifecycle::RequireEnvelope::new(&discover_names(
+            supported,
+        )))
     }
 }
 
+/// The names of the discover-era versions among `supported`, oldest first.
+fn discover_names(supported: &[ProtocolVersion]) -> Vec<&'static str> {
+    let mut discover: Vec<ProtocolVersion> = supported
+        .iter()
+        .copied()
+        .filter(|v| v.era() == Era::Discover)
+        .collect();
+    discover.sort();
+    discover.iter().map(|v| v.as_str()).collect()
+}
+
+/// The runtime's rule ([`RequireEnvelope`](crate::rt::lifecycle::RequireEnvelope)) for
+/// these versions: the envelope checked, and the request's log level applied to what
+/// its handler logs.
 impl crate::rt::service::Policy for RequireVersion {
     fn check_request(
         &self,
-        _method: &str,
+        method: &str,
         meta: Option<&crate::rt::service::Meta>,
     ) -> Result<(), crate::rt::jsonrpc::ErrorObject> {
-        check_envelope(meta, &self.supported).map(|_| ())
+        self.0.check_request(method, meta)
     }
 
-    /// The era's logging: what the handler logs goes out at the level the request asks
-    /// for in its `_meta`, and not at all when it asks for none
-    /// ([`envelope::log_filtered`](crate::rt::envelope::log_filtered)).
     fn request_peer(
         &self,
         meta: Option<&crate::rt::service::Meta>,
         peer: &crate::rt::service::Peer,
     ) -> crate::rt::service::Peer {
-        crate::rt::envelope::log_filtered(peer, meta)
+        self.0.request_peer(meta, peer)
     }
 }
 
@@ -182,15 +187,9 @@ pub fn check_envelope(
     meta: Option<&crate::rt::service::Meta>,
     supported: &[ProtocolVersion],
 ) -> Result<ProtocolVersion, crate::rt::jsonrpc::ErrorObject> {
-    let mut discover: Vec<ProtocolVersion> = supported
-        .iter()
-        .copied()
-        .filter(|v| v.era() == Era::Discover)
-        .collect();
-    discover.sort();
-    let names: Vec<&str> = discover.iter().map(|v| v.as_str()).collect();
+    let names = discover_names(supported);
     let requested = crate::rt::lifecycle::check_envelope(meta, &names)?;
-    // A name among `names`: one of `discover`.
+    // A name among `names`: a version of `supported`.
     requested.parse().map_err(|_| {
         crate::rt::jsonrpc::ErrorObject::internal_error(format!(
             "`{requested}` is not a version of this crate"

@@ -40,7 +40,7 @@ use crate::jsonrpc::{ErrorObject, Id, MethodSet};
 use crate::service::{self, BoxFuture, Peer, Received, Serve, Service, call_text};
 
 /// The older version's lifecycle request, answered with the version it was asked in.
-const INITIALIZE: &str = "initialize";
+use crate::lifecycle::INITIALIZE;
 /// What the newer era asks instead of `initialize`.
 const DISCOVER: &str = "server/discover";
 /// The older era's log level, kept by the bridge.

@@ -18,7 +18,7 @@ use crate::jsonrpc::ErrorObject;
 use crate::service::{Meta, Peer, Policy};
 
 /// The request that starts an initialize-era connection.
-const INITIALIZE: &str = "initialize";
+pub const INITIALIZE: &str = "initialize";
 /// The request that may come before it.
 const PING: &str = "ping";
 

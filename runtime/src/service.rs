@@ -153,12 +153,7 @@ impl Peer {
     /// request already has win). The discover era puts the protocol version there. The
     /// id counter stays shared with the peer it was made from.
     pub fn with_request_meta(self, meta: Map<String, Value>) -> Peer {
-        Peer(Arc::new(Shared {
-            transport: self.0.transport.clone(),
-            next_id: self.0.next_id.clone(),
-            meta: Some(meta),
-            meta_wins: MetaWins::Request,
-        }))
+        self.with_meta(meta, MetaWins::Request)
     }
 
     /// This peer, writing `envelope` into the `_meta` of every request it sends, over
@@ -167,11 +162,17 @@ impl Peer {
     /// its requests says, whatever the typed params were built with. The id counter stays
     /// shared with the peer it was made from.
     pub fn with_envelope(self, envelope: Map<String, Value>) -> Peer {
+        self.with_meta(envelope, MetaWins::Peer)
+    }
+
+    /// This peer adding `meta` to every request's `_meta`, `wins` saying whose value a
+    /// key both have takes.
+    fn with_meta(self, meta: Map<String, Value>, wins: MetaWins) -> Peer {
         Peer(Arc::new(Shared {
             transport: self.0.transport.clone(),
             next_id: self.0.next_id.clone(),
-            meta: Some(envelope),
-            meta_wins: MetaWins::Peer,
+            meta: Some(meta),
+            meta_wins: wins,
         }))
     }
 

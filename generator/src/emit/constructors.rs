@@ -44,15 +44,7 @@ pub(super) fn constructor(
     ty: impl Fn(&Field) -> TokenStream,
 ) -> TokenStream {
     let name = ident(&t.name);
-    let args = params(fields).map(|f| {
-        let arg = ident(&f.name);
-        if takes_into_string(f) {
-            quote!(#arg: impl ::std::convert::Into<::std::string::String>)
-        } else {
-            let t = ty(f);
-            quote!(#arg: #t)
-        }
-    });
+    let args = params(fields).map(|f| argument(f, &ty));
     // A struct with `Default` fills the rest from it; one without spells every field.
     let spelled = |f: &&Field| !t.default || (f.required && !matches!(f.ty, TypeRef::Const(_)));
     let inits = fields.iter().filter(spelled).map(|f| {
@@ -94,6 +86,18 @@ pub(super) fn constructor(
     }
 }
 
+/// A constructor's parameter for field `f`: a string as `impl Into<String>`, anything else
+/// as the type `ty` spells.
+fn argument(f: &Field, ty: &impl Fn(&Field) -> TokenStream) -> TokenStream {
+    let arg = ident(&f.name);
+    if takes_into_string(f) {
+        quote!(#arg: impl ::std::convert::Into<::std::string::String>)
+    } else {
+        let t = ty(f);
+        quote!(#arg: #t)
+    }
+}
+
 /// A constructor named after the value of a tag the schema states in prose
 /// (`overrides::IMPLIED_TAGS`), for a struct whose `new` takes that tag as a string:
 /// `ReadResourceResult::complete(..)` is `new("complete", ..)`, the value every result
@@ -114,15 +118,7 @@ fn tagged_constructor(
         return quote!();
     };
     let rest: Vec<&Field> = params(fields).filter(|f| f.wire != tag.wire).collect();
-    let args = rest.iter().map(|f| {
-        let arg = ident(&f.name);
-        if takes_into_string(f) {
-            quote!(#arg: impl ::std::convert::Into<::std::string::String>)
-        } else {
-            let t = ty(f);
-            quote!(#arg: #t)
-        }
-    });
+    let args = rest.iter().map(|f| argument(f, ty));
     let passed = params(fields).map(|f| {
         if f.wire == tag.wire {
             quote!(#value)

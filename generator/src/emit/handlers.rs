@@ -416,17 +416,18 @@ fn empty_result(m: &MethodDef, model: &Model) -> TokenStream {
 /// with (each message through this version's dispatch function).
 fn services(model: &Model) -> TokenStream {
     // A server's default policy is its era's lifecycle; a client's enforces nothing.
+    let open = (
+        quote!(crate::rt::service::Open),
+        quote!(crate::rt::service::Open),
+        " The handler, behind the [`Open`](crate::rt::service::Open) policy.".to_string(),
+    );
     let lifecycle = crate::overrides::LIFECYCLE;
     let has = |method: &str| model.methods.iter().any(|m| m.method == method);
     let (server_policy, server_new, server_doc) = if !has(lifecycle.initialize)
         && !has(lifecycle.discover)
     {
         // No lifecycle to follow (a schema that is not a protocol version's).
-        (
-            quote!(crate::rt::service::Open),
-            quote!(crate::rt::service::Open),
-            " The handler, behind the [`Open`](crate::rt::service::Open) policy.".to_string(),
-        )
+        open.clone()
     } else if super::versions::is_discover(model) {
         let version = model.version.as_str();
         (
@@ -448,11 +449,6 @@ fn services(model: &Model) -> TokenStream {
                 .to_string(),
         )
     };
-    let open = (
-        quote!(crate::rt::service::Open),
-        quote!(crate::rt::service::Open),
-        " The handler, behind the [`Open`](crate::rt::service::Open) policy.".to_string(),
-    );
     let server_default = (server_policy, server_new, server_doc);
     let one = |name: &str,
                handler: &str,

@@ -9,7 +9,7 @@ use crate::model::Model;
 
 /// The `ProtocolVersion` variant of a version: `2025-06-18` → `V2025_06_18` (the module
 /// name, with underscores between digits kept).
-pub(super) fn variant(version: &str) -> Ident {
+fn variant(version: &str) -> Ident {
     let module = module_name(version);
     ident(&(module[..1].to_ascii_uppercase() + &module[1..]))
 }
