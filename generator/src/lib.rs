@@ -17,6 +17,8 @@ pub mod methods;
 pub mod model;
 pub mod names;
 pub mod overrides;
+pub mod seed;
+pub mod settings;
 pub mod ts;
 pub mod workspace;
 

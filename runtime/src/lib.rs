@@ -24,6 +24,36 @@ pub use serde;
 /// The `serde_json` this crate is built with.
 pub use serde_json;
 
+/// The version of the interface between this runtime and the code `mcp-codegen` generates
+/// for it. Generated code checks it at compile time (`const _: () = assert!(...)`) and
+/// fails, saying which runtime it needs, against a runtime of another interface. It
+/// changes whenever generated code of one would not compile, or would behave otherwise,
+/// against the other.
+pub const CODEGEN_INTERFACE: u32 = 1;
+
+/// `schemars`, for the `JsonSchema` impls of the runtime's macros (the runtime's feature
+/// `schemars`).
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+pub use schemars;
+
+/// The items given, when the runtime's feature `schemars` is on: how the runtime's macros
+/// add `JsonSchema` impls, whatever the features of the crate that invokes them.
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! if_schemars {
+    ($($item:item)*) => { $($item)* };
+}
+
+/// The items given, when the runtime's feature `schemars` is on: here it is off.
+#[cfg(not(feature = "schemars"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! if_schemars {
+    ($($item:item)*) => {};
+}
+
 #[cfg(feature = "adapt")]
 pub mod adapt;
 #[cfg(feature = "adapt")]
@@ -158,14 +188,15 @@ macro_rules! const_str {
             fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
         }
 
-        #[cfg(feature = "json-schema")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                concat!("Const_", stringify!($name)).into()
-            }
+        $crate::if_schemars! {
+            impl $crate::schemars::JsonSchema for $name {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    concat!("Const_", stringify!($name)).into()
+                }
 
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({ "type": "string", "const": $value })
+                fn json_schema(_: &mut $crate::schemars::SchemaGenerator) -> $crate::schemars::Schema {
+                    $crate::schemars::json_schema!({ "type": "string", "const": $value })
+                }
             }
         }
     };
@@ -201,14 +232,15 @@ macro_rules! const_int {
             fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
         }
 
-        #[cfg(feature = "json-schema")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                concat!("Const_", stringify!($name)).into()
-            }
+        $crate::if_schemars! {
+            impl $crate::schemars::JsonSchema for $name {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    concat!("Const_", stringify!($name)).into()
+                }
 
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({ "type": "integer", "const": $value })
+                fn json_schema(_: &mut $crate::schemars::SchemaGenerator) -> $crate::schemars::Schema {
+                    $crate::schemars::json_schema!({ "type": "integer", "const": $value })
+                }
             }
         }
     };
@@ -263,14 +295,15 @@ macro_rules! const_bool {
             fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
         }
 
-        #[cfg(feature = "json-schema")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                concat!("Const_", stringify!($name)).into()
-            }
+        $crate::if_schemars! {
+            impl $crate::schemars::JsonSchema for $name {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    concat!("Const_", stringify!($name)).into()
+                }
 
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({ "type": "boolean", "const": $value })
+                fn json_schema(_: &mut $crate::schemars::SchemaGenerator) -> $crate::schemars::Schema {
+                    $crate::schemars::json_schema!({ "type": "boolean", "const": $value })
+                }
             }
         }
     };

@@ -141,7 +141,11 @@ impl Path {
 /// type (by the per-type macros) and by what they are built of.
 pub trait Check {
     /// Adds to `out` an [`Issue`] for each catch-all in `self`, `self` being at `path`.
-    fn check(&self, path: &mut Path, out: &mut Vec<Issue>);
+    /// By default none: a type of one's own that a seeded crate uses in place of a
+    /// generated one (`impl Check for MyType {}`) holds no catch-all the decoder knows of.
+    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+        let _ = (path, out);
+    }
 
     /// Adds to `out` the path of each member `self` holds without declaring it (an open
     /// object's `extra`; a union's unknown arm, all of it), `self` being at `path`. What a conversion for an older peer
@@ -298,6 +302,26 @@ impl<T: Check> Check for BTreeMap<String, T> {
 
     fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
         for (key, value) in self {
+            field_undeclared(value, key, path, out);
+        }
+    }
+}
+
+/// The map type a seeded crate may choose instead of `BTreeMap` (its members in key order,
+/// so that the issues come in a fixed order).
+impl<T: Check, S> Check for std::collections::HashMap<String, T, S> {
+    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+        let mut members: Vec<_> = self.iter().collect();
+        members.sort_by(|a, b| a.0.cmp(b.0));
+        for (key, value) in members {
+            field(value, key, path, out);
+        }
+    }
+
+    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
+        let mut members: Vec<_> = self.iter().collect();
+        members.sort_by(|a, b| a.0.cmp(b.0));
+        for (key, value) in members {
             field_undeclared(value, key, path, out);
         }
     }

@@ -11,8 +11,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::rust::{handler_fn_name, header, ident, params_arg, params_type, pretty, result_type};
-use crate::Error;
+use super::DocPaths;
+use super::rust::{handler_fn_name, ident, params_arg, params_type, result_type};
 use crate::model::{Carried, MessageKind, MethodDef, Model, Sender, TypeRef};
 use crate::names::field_name;
 
@@ -32,7 +32,7 @@ fn peer_fn_name(m: &MethodDef) -> String {
 }
 
 /// Emits `handlers.rs` for one version.
-pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error> {
+pub(super) fn emit_handlers(model: &Model, doc_paths: Option<&DocPaths>) -> TokenStream {
     // What each side answers (including the input requests a client answers inside a
     // result in the discover era) and receives as notifications: what the other side sends.
     // The other side sends what a side answers and hears.
@@ -83,7 +83,11 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
         model.version
     );
     let services = services(model);
-    let router = super::router::router(model, &answers(Side::Server, Carried::AsMessages));
+    let router = super::router::router(
+        model,
+        &answers(Side::Server, Carried::AsMessages),
+        doc_paths,
+    );
     let answer_inputs = answer_inputs(model, &answers(Side::Client, Carried::AlsoInResults));
     let router_doc = (!router.is_empty()).then(|| {
         quote! {
@@ -111,7 +115,7 @@ pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error
         #server_peer
         #client_peer
     };
-    Ok(header(source, &model.schema_sha256) + &pretty(tokens, "handlers")?)
+    tokens
 }
 
 fn handler_trait(

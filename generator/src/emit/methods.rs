@@ -7,13 +7,13 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::rust::{header, ident, params_type, pretty, result_type, wire_text_impls};
+use super::rust::{ident, params_type, result_type, wire_text_impls};
 use crate::Error;
 use crate::model::{MethodDef, Model, Origin};
 
 /// Emits `methods.rs`: one marker type per method implementing `rt::method::Request` or
 /// `rt::method::Notification`, and the `Method` enum.
-pub(super) fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
+pub(super) fn emit_methods(model: &Model, source: &str) -> Result<TokenStream, Error> {
     use crate::model::{Direction, MessageKind};
     let mut markers = Vec::new();
     let mut seen = BTreeMap::new();
@@ -219,7 +219,7 @@ pub(super) fn emit_methods(model: &Model, source: &str) -> Result<String, Error>
 
                 #text_impls
     };
-    Ok(header(source, &model.schema_sha256) + &pretty(tokens, "methods")?)
+    Ok(tokens)
 }
 
 /// The sets of methods each side handles, and the result enums, for `methods.rs`.

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::DocPaths;
 use super::constructors;
 use super::rust::{ident, result_type};
 use crate::model::{Field, Kind, MethodDef, Model, TypeDef, TypeRef};
@@ -55,21 +56,28 @@ fn string_key(types: &BTreeMap<&str, &TypeDef>, ty: &str, wire: &str) -> Option<
 }
 
 /// `Router` and its `ServerHandler` impl, or nothing where the model lacks a shape.
-pub(super) fn router(model: &Model, server_answers: &[&MethodDef]) -> TokenStream {
+pub(super) fn router(
+    model: &Model,
+    server_answers: &[&MethodDef],
+    doc_paths: Option<&DocPaths>,
+) -> TokenStream {
     let shapes = Shapes {
         types: model.types.iter().map(|t| (t.name.as_str(), t)).collect(),
         server_answers,
         version: &model.version,
+        doc_paths,
     };
     shapes.emit().unwrap_or_default()
 }
 
 /// What the router emitter reads of one version: its types by name, the requests its
-/// server answers, its version.
+/// server answers, its version, and where its example finds the module and the runtime
+/// (none: no example).
 struct Shapes<'m> {
     types: BTreeMap<&'m str, &'m TypeDef>,
     server_answers: &'m [&'m MethodDef],
     version: &'m str,
+    doc_paths: Option<&'m DocPaths>,
 }
 
 /// What the emitter found of one kind of part: its list request, its serving request, the
@@ -378,7 +386,10 @@ impl<'m> Shapes<'m> {
         let templates = self.templates();
         let set_level = self.set_level()?;
         let answers_doc = self.answers_doc();
-        let example = example(&super::rust::module_name(self.version));
+        let example = match self.doc_paths {
+            Some(paths) => example(paths),
+            None => String::new(),
+        };
 
         let [
             sig_list_tools,
@@ -483,14 +494,15 @@ impl<'m> Shapes<'m> {
     }
 }
 
-/// The `Router` alias's example, in the version module `module`.
-fn example(module: &str) -> String {
+/// The `Router` alias's example, for the module and runtime at `paths`.
+fn example(paths: &DocPaths) -> String {
+    let DocPaths { module, runtime } = paths;
     format!(
         r##" ```
- use mcp_spec_types::rt::jsonrpc::ErrorObject;
- use mcp_spec_types::rt::service::RequestContext;
- use mcp_spec_types::{module}::handlers::{{ClientPeer, Router}};
- use mcp_spec_types::{module}::*;
+ use {runtime}::jsonrpc::ErrorObject;
+ use {runtime}::service::RequestContext;
+ use {module}::handlers::{{ClientPeer, Router}};
+ use {module}::*;
  use std::collections::BTreeMap;
 
  // The arguments: any `Deserialize` type, usually a `#[derive(Deserialize)]` struct.
@@ -499,7 +511,7 @@ fn example(module: &str) -> String {
      Ok(CallToolResult::text(format!("Hello, {{name}}!")))
  }}
 
- let schema = serde_json::from_str(r#"{{"type": "object", "properties": {{"name": {{"type": "string"}}}}}}"#).unwrap();
+ let schema = {runtime}::serde_json::from_str(r#"{{"type": "object", "properties": {{"name": {{"type": "string"}}}}}}"#).unwrap();
  let router = Router::new(Implementation::new("hello", "1.0.0"))
      .tool(Tool::new("greet", schema), greet)
      .logging();

@@ -8,10 +8,8 @@ use quote::{format_ident, quote};
 
 use super::constructors;
 use super::rust::{
-    CLOSED_OBJECT, NEWTYPE, OPEN_OBJECT, ORDERED, SETTERS, UNION_ARMS, WIRE_ENUM, doc_attrs,
-    header, ident, pretty,
+    CLOSED_OBJECT, NEWTYPE, OPEN_OBJECT, ORDERED, SETTERS, UNION_ARMS, WIRE_ENUM, doc_attrs, ident,
 };
-use crate::Error;
 use crate::docs;
 use crate::model::{
     ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef, Variant,
@@ -22,10 +20,19 @@ struct Emitter<'m> {
     links: BTreeMap<String, String>,
     /// The model's types by Rust name (what a shortcut builds must exist).
     types: constructors::Types<'m>,
+    /// The map type of an object whose values share a schema.
+    map: TokenStream,
 }
 
-/// The version's `mod.rs`: every type of the model.
-pub(super) fn module_file(model: &Model, source: &str) -> Result<String, Error> {
+/// The version's `mod.rs`: every type of the model, and the declarations of the
+/// `submodules` (`consts`, `handlers`, `methods`: those emitted).
+/// `check` (the runtime's interface) follows them.
+pub(super) fn module_tokens(
+    model: &Model,
+    submodules: &[&str],
+    map: &TokenStream,
+    check: &TokenStream,
+) -> TokenStream {
     let links = model
         .types
         .iter()
@@ -35,12 +42,25 @@ pub(super) fn module_file(model: &Model, source: &str) -> Result<String, Error> 
         })
         .collect();
     let types = model.types.iter().map(|t| (t.name.as_str(), t)).collect();
-    let em = Emitter { links, types };
+    let em = Emitter {
+        links,
+        types,
+        map: map.clone(),
+    };
     let items: Vec<TokenStream> = model.types.iter().map(|t| em.type_def(t)).collect();
+    let what = if model.methods.is_empty() {
+        format!(
+            " Types of the schema `{}`, generated from it",
+            model.version
+        )
+    } else {
+        format!(
+            " Types of MCP protocol version `{}`, generated from the official schema",
+            model.version
+        )
+    };
     let module_doc = format!(
-        " Types of MCP protocol version `{}`, generated from the official schema \
-         ({} definitions, {} items in all).",
-        model.version,
+        "{what} ({} definitions, {} items in all).",
         model
             .types
             .iter()
@@ -49,22 +69,26 @@ pub(super) fn module_file(model: &Model, source: &str) -> Result<String, Error> 
         model.types.len()
     );
     let allow_deprecated = super::rust::allow_deprecated(model);
-    let module = quote! {
+    let consts_doc = submodules.contains(&"consts").then(|| {
+        quote! {
+            #![doc = ""]
+            #![doc = " Const markers (zero-sized types that accept exactly one value) are in [`consts`]."]
+        }
+    });
+    let submodules = submodules.iter().map(|m| ident(m));
+    quote! {
         #![doc = #module_doc]
-        #![doc = ""]
-        #![doc = " Const markers (zero-sized types that accept exactly one value) are in [`consts`]."]
+        #consts_doc
         #![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
         #allow_deprecated
-        pub mod consts;
-        pub mod handlers;
-        pub mod methods;
+        #( pub mod #submodules; )*
+        #check
         #( #items )*
-    };
-    Ok(header(source, &model.schema_sha256) + &pretty(module, "module")?)
+    }
 }
 
 /// The version's `consts.rs`: one marker per const of the model.
-pub(super) fn consts_file(model: &Model, source: &str) -> Result<String, Error> {
+pub(super) fn consts_tokens(model: &Model) -> TokenStream {
     let consts = model.consts.iter().map(|c| {
         let name = ident(&c.name);
         match &c.value {
@@ -76,12 +100,15 @@ pub(super) fn consts_file(model: &Model, source: &str) -> Result<String, Error> 
             ConstValue::Boolean(b) => quote! { crate::rt::const_bool!(#name, #b); },
         }
     });
-    let consts_doc = format!(" Const markers of protocol version `{}`.", model.version);
-    let consts_file = quote! {
+    let consts_doc = if model.methods.is_empty() {
+        format!(" Const markers of the schema `{}`.", model.version)
+    } else {
+        format!(" Const markers of protocol version `{}`.", model.version)
+    };
+    quote! {
         #![doc = #consts_doc]
         #( #consts )*
-    };
-    Ok(header(source, &model.schema_sha256) + &pretty(consts_file, "consts")?)
+    }
 }
 
 impl Emitter<'_> {
@@ -114,8 +141,8 @@ impl Emitter<'_> {
                 quote!(serde_json::Map<::std::string::String, serde_json::Value>)
             }
             TypeRef::Map(inner) => {
-                let inner = self.ty(inner);
-                quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+                let (inner, map) = (self.ty(inner), &self.map);
+                quote!(#map<::std::string::String, #inner>)
             }
         }
     }
