@@ -22,6 +22,11 @@ pub mod settings;
 pub mod ts;
 pub mod workspace;
 
+/// The README's example, compiled as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 use std::fmt;
 
 use sha2::{Digest, Sha256};

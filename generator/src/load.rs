@@ -19,6 +19,7 @@ pub const UNDERSTOOD_KEYWORDS: &[&str] = &[
     "required",
     "additionalProperties",
     "anyOf",
+    "oneOf",
     "allOf",
     "const",
     "enum",
@@ -51,7 +52,42 @@ pub const IGNORED_KEYWORDS: &[(&str, &str)] = &[
         "maxItems",
         "array length checks are validation, not shape; arrays stay `Vec`",
     ),
+    (
+        "minLength",
+        "string length checks are validation, not shape; values stay `String`",
+    ),
+    (
+        "maxLength",
+        "string length checks are validation, not shape; values stay `String`",
+    ),
+    (
+        "exclusiveMinimum",
+        "range checks are validation, not shape; numbers stay `i64`/`serde_json::Number` \
+         (only `minimum` >= 0 makes an integer `u64`)",
+    ),
+    (
+        "exclusiveMaximum",
+        "range checks are validation, not shape; integers stay `i64`/`u64`",
+    ),
+    (
+        "uniqueItems",
+        "uniqueness of elements is validation, not shape; arrays stay `Vec`",
+    ),
+    (
+        "multipleOf",
+        "divisibility is validation, not shape; numbers keep their type",
+    ),
 ];
+
+/// Keywords the document root may carry besides `$schema` and its definitions: they speak
+/// to a reader (an identifier, a title, a description, a comment), not of any type, so
+/// they are accepted and not carried into the model.
+const ROOT_ANNOTATIONS: &[&str] = &["$id", "title", "description", "$comment"];
+
+/// The two root keys definitions may sit under: draft-07 names `definitions`, 2020-12
+/// `$defs`, and documents of either dialect use either (converters write both), so both
+/// are read whatever the dialect.
+const DEFS_KEYS: [&str; 2] = ["definitions", "$defs"];
 
 /// A parsed schema file whose keywords have been checked.
 #[derive(Debug, Clone)]
@@ -60,6 +96,9 @@ pub struct SchemaDoc {
     pub file: String,
     /// The dialect declared by `$schema`.
     pub dialect: Dialect,
+    /// The root key the definitions sit under, `definitions` or `$defs` (either, whatever
+    /// the dialect): definition pointers and `$ref`s are read against it.
+    pub defs_key: &'static str,
     /// Definitions by schema name.
     pub defs: BTreeMap<String, Value>,
     /// What loading ignored or normalised, each `file at pointer: what` (a vendor
@@ -69,16 +108,14 @@ pub struct SchemaDoc {
 }
 
 impl SchemaDoc {
-    /// The JSON pointer of a definition, in this document's dialect.
+    /// The JSON pointer of a definition, under the key this document keeps them in.
     pub fn def_pointer(&self, name: &str) -> String {
         format!("{}/{}", self.defs_keyword(), escape_pointer(name))
     }
 
-    fn defs_keyword(&self) -> &'static str {
-        match self.dialect {
-            Dialect::Draft07 => "#/definitions",
-            Dialect::Draft2020_12 => "#/$defs",
-        }
+    /// `#/definitions` or `#/$defs`: where this document's definitions are.
+    fn defs_keyword(&self) -> String {
+        format!("#/{}", self.defs_key)
     }
 
     /// Resolves a `$ref` string to a definition name, or fails naming the pointer.
@@ -115,9 +152,10 @@ fn unescape_pointer(segment: &str) -> String {
 }
 
 /// Parses a schema file and checks its outline only: a JSON object whose `$schema` names a
-/// dialect the generator reads (draft-07 or 2020-12) and whose definitions sit under that
-/// dialect's key. This is what `cargo xtask fetch` requires before it writes a file; the
-/// keyword check of [`load`] comes after.
+/// dialect the generator reads (draft-07 or 2020-12), whose definitions sit under one of
+/// `definitions` or `$defs` (not both), and whose other top-level keywords are annotations
+/// ([`ROOT_ANNOTATIONS`]) or vendor extensions. This is what `cargo xtask fetch` requires
+/// before it writes a file; the keyword check of [`load`] comes after.
 pub fn parse(file: &str, text: &str) -> Result<SchemaDoc, Error> {
     if text.trim().is_empty() {
         return Err(Error::at(file, "", "the file is empty"));
@@ -139,10 +177,22 @@ pub fn parse(file: &str, text: &str) -> Result<SchemaDoc, Error> {
         }
         None => return Err(Error::at(file, "", "no `$schema` declares the dialect")),
     };
-    let defs_key = match dialect {
-        Dialect::Draft07 => "definitions",
-        Dialect::Draft2020_12 => "$defs",
+    // The dialect's own key, unless the document keeps its definitions under the other.
+    let (own, other) = match dialect {
+        Dialect::Draft07 => (DEFS_KEYS[0], DEFS_KEYS[1]),
+        Dialect::Draft2020_12 => (DEFS_KEYS[1], DEFS_KEYS[0]),
     };
+    if root.contains_key(own) && root.contains_key(other) {
+        // Two places for definitions would make `$ref`s ambiguous about which one they mean.
+        return Err(Error::at(
+            file,
+            &format!("/{}", escape_pointer(other)),
+            format!(
+                "definitions under both `{own}` and `{other}`: a document keeps them under one key"
+            ),
+        ));
+    }
+    let defs_key = if root.contains_key(other) { other } else { own };
     let mut notes = Vec::new();
     for key in root.keys() {
         if key.starts_with("x-") {
@@ -151,11 +201,15 @@ pub fn parse(file: &str, text: &str) -> Result<SchemaDoc, Error> {
                  it does not change the types",
                 escape_pointer(key)
             ));
-        } else if key != "$schema" && key != defs_key {
+        } else if key != "$schema" && key != defs_key && !ROOT_ANNOTATIONS.contains(&key.as_str()) {
             return Err(Error::at(
                 file,
                 &format!("/{}", escape_pointer(key)),
-                format!("unexpected top-level keyword `{key}` for this dialect"),
+                format!(
+                    "unexpected top-level keyword `{key}`: the root holds `$schema`, the \
+                     definitions (`definitions` or `$defs`) and annotations (`$id`, `title`, \
+                     `description`, `$comment`)"
+                ),
             ));
         }
     }
@@ -169,6 +223,7 @@ pub fn parse(file: &str, text: &str) -> Result<SchemaDoc, Error> {
     Ok(SchemaDoc {
         file: file.to_string(),
         dialect,
+        defs_key,
         defs: defs.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
         notes,
     })
@@ -260,7 +315,7 @@ pub fn fold_annotations(
                 }
             }
             "items" | "additionalProperties" => fold_annotations(file, dialect, value, &here)?,
-            "anyOf" | "allOf" => {
+            "anyOf" | "oneOf" | "allOf" => {
                 if let Value::Array(arms) = value {
                     for (i, arm) in arms.iter_mut().enumerate() {
                         fold_annotations(file, dialect, arm, &format!("{here}/{i}"))?;
@@ -327,6 +382,14 @@ fn check_keywords(
             "a schema must be an object or a boolean",
         ));
     };
+    if map.contains_key("anyOf") && map.contains_key("oneOf") {
+        // Both are read as one union; two at one level would be their intersection.
+        return Err(Error::at(
+            &doc.file,
+            &format!("{at}/oneOf"),
+            "`anyOf` and `oneOf` at the same level are not supported: one union per schema",
+        ));
+    }
     for (key, value) in map {
         let here = format!("{at}/{}", escape_pointer(key));
         if key.starts_with("x-") {
@@ -368,7 +431,7 @@ fn check_keywords(
                     format!("`minimum` must be a number, found {value}"),
                 ));
             }
-            "anyOf" | "allOf" => {
+            "anyOf" | "oneOf" | "allOf" => {
                 let Value::Array(items) = value else {
                     return Err(Error::at(
                         &doc.file,

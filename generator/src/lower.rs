@@ -86,10 +86,72 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
 
 fn is_structured(schema: &Value) -> bool {
     schema.get("properties").is_some()
-        || schema.get("anyOf").is_some()
-        || schema
-            .get("items")
-            .is_some_and(|i| i.get("anyOf").is_some())
+        || has_union(schema)
+        || schema.get("items").is_some_and(has_union)
+}
+
+/// The union keywords, read alike: the decoder picks an arm by its shape, so `oneOf`'s
+/// "exactly one arm" is not checked (loading refuses both at one level).
+const UNION_KEYWORDS: [&str; 2] = ["anyOf", "oneOf"];
+
+/// Whether a schema is a union (`anyOf` or `oneOf`).
+fn has_union(schema: &Value) -> bool {
+    UNION_KEYWORDS.iter().any(|k| schema.get(k).is_some())
+}
+
+/// One arm of a union: its schema, its position among the union's arms (which names an
+/// anonymous arm), and its pointer.
+struct Arm {
+    schema: Value,
+    index: usize,
+    at: String,
+}
+
+/// The arms of a union schema (`anyOf` or `oneOf`), each with its pointer under `at`; `None`
+/// when the schema is not a union.
+fn union_arms(map: &Map<String, Value>, at: &str) -> Option<Vec<Arm>> {
+    UNION_KEYWORDS.iter().find_map(|k| match map.get(*k) {
+        Some(Value::Array(arms)) => Some(
+            arms.iter()
+                .enumerate()
+                .map(|(index, schema)| Arm {
+                    schema: schema.clone(),
+                    index,
+                    at: format!("{at}/{k}/{index}"),
+                })
+                .collect(),
+        ),
+        _ => None,
+    })
+}
+
+/// The arms of a `type` list (`["string", "integer"]`), one `{"type": t}` per name.
+fn type_arms(types: &[String], at: &str) -> Vec<Arm> {
+    types
+        .iter()
+        .enumerate()
+        .map(|(index, t)| Arm {
+            schema: serde_json::json!({ "type": t }),
+            index,
+            at: format!("{at}/type/{index}"),
+        })
+        .collect()
+}
+
+/// Whether a union arm accepts `null` only: `{"type": "null"}` or `{"const": null}`, with
+/// at most a description beside (where a `title` went). Such an arm makes the rest of
+/// the union nullable rather than being an arm of its own.
+fn is_null_arm(arm: &Value) -> bool {
+    let Value::Object(m) = arm else {
+        return false;
+    };
+    let null_type = m.get("type").map(|t| t == "null");
+    let null_const = m.get("const").map(Value::is_null);
+    (null_type == Some(true) || null_const == Some(true))
+        && null_type != Some(false)
+        && null_const != Some(false)
+        && m.keys()
+            .all(|k| matches!(k.as_str(), "type" | "const" | "description"))
 }
 
 fn canonical_key(schema: &Value) -> String {
@@ -202,38 +264,18 @@ impl Lowerer<'_> {
             let merged = self.merge_all_of(map, at)?;
             return self.lower_object(&merged, name, at);
         }
-        if let Some(Value::Array(arms)) = map.get("anyOf") {
-            // A union of string consts is a string enum.
-            let consts: Option<Vec<Value>> = arms
-                .iter()
-                .map(|a| {
-                    a.get("const")
-                        .filter(|c| c.is_string() && a.get("$ref").is_none())
-                        .cloned()
-                })
-                .collect();
-            // String consts beside a plain string arm: an open set of strings.
-            let plain_string = |a: &Value| {
-                a.get("type") == Some(&Value::String("string".into()))
-                    && a.as_object()
-                        .is_some_and(|m| m.keys().all(|k| k == "type" || k == "description"))
-            };
-            let string_consts =
-                |a: &Value| a.get("const").is_some_and(Value::is_string) && a.get("$ref").is_none();
-            if arms.iter().any(plain_string)
-                && arms.iter().all(|a| plain_string(a) || string_consts(a))
-            {
-                return Ok(Kind::Alias {
-                    target: TypeRef::String,
-                    newtype: false,
-                });
+        if let Some(arms) = union_arms(map, at) {
+            // A property's `null` arm makes the property nullable (see `lower_ref`, which
+            // takes those arms off before it gets here); the model has no nullable type.
+            if let Some(null) = arms.iter().find(|a| is_null_arm(&a.schema)) {
+                return Err(self.err(
+                    &null.at,
+                    "a `null` arm in the union of a definition is not supported: the model \
+                     has no nullable definition (nullability belongs to the field; write the \
+                     `null` arm where a property uses the definition)",
+                ));
             }
-            if let Some(values) = consts {
-                let mut as_enum = Map::new();
-                as_enum.insert("enum".into(), Value::Array(values));
-                return self.lower_enum(&as_enum, at);
-            }
-            return self.lower_union(arms, name, at);
+            return self.lower_arms(&arms, name, at);
         }
         if map.contains_key("enum") {
             return self.lower_enum(map, at);
@@ -271,12 +313,73 @@ impl Lowerer<'_> {
                 at,
                 "a nullable definition is not supported; nullability belongs to the field",
             )),
+            _ => self.lower_union(&type_arms(&types, at), name),
+        }
+    }
+
+    /// Lowers the arms of a union (without `null` arms) that gets a name of its own: string
+    /// consts are a string enum (their own descriptions, the titles of a titled enum, are
+    /// not carried); string consts beside a plain string arm are an open set of strings,
+    /// so a `String`; anything else is a union.
+    fn lower_arms(&mut self, arms: &[Arm], name: &str, at: &str) -> Result<Kind, Error> {
+        let string_const = |a: &Value| -> Option<Value> {
+            a.get("const")
+                .filter(|c| c.is_string() && a.get("$ref").is_none())
+                .cloned()
+        };
+        // A union of string consts is a string enum.
+        let consts: Option<Vec<Value>> = arms.iter().map(|a| string_const(&a.schema)).collect();
+        // String consts beside a plain string arm: an open set of strings.
+        let plain_string = |a: &Value| {
+            a.get("type") == Some(&Value::String("string".into()))
+                && a.as_object()
+                    .is_some_and(|m| m.keys().all(|k| k == "type" || k == "description"))
+        };
+        if arms.iter().any(|a| plain_string(&a.schema))
+            && arms
+                .iter()
+                .all(|a| plain_string(&a.schema) || string_const(&a.schema).is_some())
+        {
+            return Ok(Kind::Alias {
+                target: TypeRef::String,
+                newtype: false,
+            });
+        }
+        if let Some(values) = consts {
+            let mut as_enum = Map::new();
+            as_enum.insert("enum".into(), Value::Array(values));
+            return self.lower_enum(&as_enum, at);
+        }
+        self.lower_union(arms, name)
+    }
+
+    /// Lowers a union used by a property (or an array, a map, an arm) whose arms include
+    /// `null` ([`is_null_arm`]): the rest, nullable. One other arm is that arm's type; several
+    /// are a union of them named `name`, as a union without `null` would be.
+    fn lower_nullable_union(
+        &mut self,
+        schema: &Value,
+        arms: Vec<Arm>,
+        name: &str,
+        at: &str,
+    ) -> Result<(TypeRef, bool), Error> {
+        let rest: Vec<Arm> = arms
+            .into_iter()
+            .filter(|a| !is_null_arm(&a.schema))
+            .collect();
+        match rest.as_slice() {
+            [] => Err(self.err(
+                at,
+                "every arm of this union is `null`: a value that is always `null` is not supported",
+            )),
+            [one] => {
+                let (ty, _) = self.lower_ref(&one.schema, name, &one.at)?;
+                Ok((ty, true))
+            }
             _ => {
-                let arms: Vec<Value> = types
-                    .iter()
-                    .map(|t| serde_json::json!({ "type": t }))
-                    .collect();
-                self.lower_union(&arms, name, at)
+                let kind = self.lower_arms(&rest, name, at)?;
+                let name = self.add_inline(name, schema, kind, at)?;
+                Ok((TypeRef::Named(name), true))
             }
         }
     }
@@ -313,10 +416,15 @@ impl Lowerer<'_> {
                 }
             }
         }
+        if let Some(arms) = union_arms(map, at) {
+            if arms.iter().any(|a| is_null_arm(&a.schema)) {
+                return self.lower_nullable_union(schema, arms, name, at);
+            }
+        }
         if let Some(c) = map.get("const") {
             return Ok((self.lower_const(c, at)?, false));
         }
-        if map.contains_key("anyOf") || map.contains_key("allOf") || map.contains_key("enum") {
+        if has_union(schema) || map.contains_key("allOf") || map.contains_key("enum") {
             let kind = self.lower_kind(schema, name, at)?;
             let name = self.add_inline(name, schema, kind, at)?;
             return Ok((TypeRef::Named(name), false));
@@ -370,11 +478,7 @@ impl Lowerer<'_> {
                 }
             },
             _ => {
-                let arms: Vec<Value> = types
-                    .iter()
-                    .map(|t| serde_json::json!({ "type": t }))
-                    .collect();
-                let kind = self.lower_union(&arms, name, at)?;
+                let kind = self.lower_union(&type_arms(&types, at), name)?;
                 TypeRef::Named(self.add_inline(name, schema, kind, at)?)
             }
         };
@@ -684,23 +788,32 @@ impl Lowerer<'_> {
         Ok(out)
     }
 
-    fn lower_union(&mut self, arms: &[Value], name: &str, at: &str) -> Result<Kind, Error> {
+    /// Lowers the arms of a union to its variants, in schema order: an arm that is a `type`
+    /// list gives a variant per type; an anonymous arm gets the name `{name}Variant{i}`. The
+    /// decoding facts come later ([`finish_unions`](Self::finish_unions)).
+    fn lower_union(&mut self, arms: &[Arm], name: &str) -> Result<Kind, Error> {
         let mut variants: Vec<Variant> = Vec::new();
-        for (i, arm) in arms.iter().enumerate() {
-            let here = format!("{at}/anyOf/{i}");
-            let map = as_object(self.doc, arm, &here)?;
+        for Arm {
+            schema: arm,
+            index: i,
+            at: here,
+        } in arms
+        {
+            let here = here.as_str();
+            let map = as_object(self.doc, arm, here)?;
             let mut pieces: Vec<(String, TypeRef)> = Vec::new();
-            let types = types_of(self.doc, map, &here)?;
+            let types = types_of(self.doc, map, here)?;
             if map.get("$ref").is_none() && types.len() > 1 {
                 for t in &types {
-                    let (ty, _) = self.lower_ref(&serde_json::json!({ "type": t }), name, &here)?;
+                    let (ty, _) = self.lower_ref(&serde_json::json!({ "type": t }), name, here)?;
                     pieces.push((names::type_name(t), ty));
                 }
             } else {
-                let (ty, nullable) = self.lower_ref(arm, &format!("{name}Variant{i}"), &here)?;
+                let (ty, nullable) = self.lower_ref(arm, &format!("{name}Variant{i}"), here)?;
                 if nullable {
-                    return Err(self.err(&here, "a nullable union arm is not supported"));
+                    return Err(self.err(here, "a nullable union arm is not supported"));
                 }
+                self.check_const_arm(&ty, &variants, here)?;
                 let vname = match &ty {
                     TypeRef::Named(n) => n.clone(),
                     // Several array arms are told apart by their item type.
@@ -716,7 +829,7 @@ impl Lowerer<'_> {
                     TypeRef::Const(c) => c.clone(),
                     TypeRef::Any => {
                         return Err(self.err(
-                            &here,
+                            here,
                             "an arm that accepts anything makes the union meaningless",
                         ));
                     }
@@ -726,7 +839,7 @@ impl Lowerer<'_> {
             for (vname, ty) in pieces {
                 if variants.iter().any(|v| v.name == vname) {
                     return Err(self.err(
-                        &here,
+                        here,
                         format!("two arms of this union are both called `{vname}`"),
                     ));
                 }
@@ -742,6 +855,35 @@ impl Lowerer<'_> {
             variants,
             tag: None,
         })
+    }
+
+    /// Refuses an integer or boolean const arm beside another const arm of the same JSON
+    /// kind: the decoder tells arms apart by shape and string tags, not by a number's or
+    /// a boolean's value, so such a union (`oneOf` of `{"const": 1}`, `{"const": 2}`) has
+    /// no simple Rust form; only string consts become an enum.
+    fn check_const_arm(&self, ty: &TypeRef, before: &[Variant], at: &str) -> Result<(), Error> {
+        let kind = |ty: &TypeRef| match ty {
+            TypeRef::Const(c) => match self.consts.get(c).map(|k| &k.value) {
+                Some(ConstValue::Integer(_)) => Some("integer"),
+                Some(ConstValue::Boolean(_)) => Some("boolean"),
+                Some(ConstValue::String(_)) | None => None,
+            },
+            _ => None,
+        };
+        let Some(this) = kind(ty) else {
+            return Ok(());
+        };
+        match before.iter().find(|v| kind(&v.ty) == Some(this)) {
+            Some(other) => Err(self.err(
+                at,
+                format!(
+                    "a union of {this} consts (`{}` and this arm's) is not supported: only \
+                     string consts become an enum; use `\"type\": \"{this}\"`",
+                    other.name
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Fails on a definition that is only an alias of itself through a chain of `$ref`s.
@@ -1276,7 +1418,6 @@ impl Lowerer<'_> {
     }
 }
 
-/// Merges two schemas for the same property from different `allOf` parts.
 /// Names the marker of every string const in the document: the value in upper camel
 /// case, or, where several values share that spelling (`toolUse`, `tool_use`), that
 /// name with `V1`, `V2`… in the sorted order of the values.
@@ -1290,7 +1431,9 @@ fn const_names(doc: &SchemaDoc) -> BTreeMap<String, String> {
                 }
                 ("properties", Value::Object(props)) => props.values().for_each(|p| walk(p, out)),
                 ("items" | "additionalProperties", _) => walk(v, out),
-                ("anyOf" | "allOf", Value::Array(parts)) => parts.iter().for_each(|p| walk(p, out)),
+                ("anyOf" | "oneOf" | "allOf", Value::Array(parts)) => {
+                    parts.iter().for_each(|p| walk(p, out))
+                }
                 _ => {}
             }
         }
@@ -1328,12 +1471,13 @@ fn indistinguishable(a: &Signature, b: &Signature) -> bool {
 }
 
 /// How many arms of a union are arrays.
-fn array_arms(arms: &[Value]) -> usize {
+fn array_arms(arms: &[Arm]) -> usize {
     arms.iter()
-        .filter(|a| a.get("type").and_then(Value::as_str) == Some("array"))
+        .filter(|a| a.schema.get("type").and_then(Value::as_str) == Some("array"))
         .count()
 }
 
+/// Merges two schemas for the same property from different `allOf` parts.
 /// Schemas that are references or combinations are kept whole, as `allOf` of both.
 fn merge_property(a: &Value, b: &Value) -> Option<Value> {
     if a == b {
@@ -1343,7 +1487,7 @@ fn merge_property(a: &Value, b: &Value) -> Option<Value> {
         return None;
     };
     let composite = |m: &Map<String, Value>| {
-        ["$ref", "anyOf", "allOf"]
+        ["$ref", "anyOf", "oneOf", "allOf"]
             .iter()
             .any(|k| m.contains_key(*k))
     };

@@ -2,9 +2,10 @@
 //!
 //! [`seed`] generates (no I/O); [`write`] puts the files in a folder, and [`check`] says
 //! whether the folder holds what `seed` gives. Both know the generator's own files by a
-//! manifest, `.mcp-codegen.json`, written beside them: a file the generator did not write
-//! is never overwritten or removed, and a file it wrote that is no longer generated is
-//! removed only if it is as it was written. The `mcp-codegen` command and a `build.rs`
+//! manifest written beside them, one a module (`.mcp-codegen.<module>.json`: modules in
+//! one folder, as in `OUT_DIR`, keep apart): a file the generator did not write is never
+//! overwritten or removed, and a file it wrote that is no longer generated is removed only
+//! if it is as it was written. The `mcp-codegen` command and a `build.rs`
 //! go through these three functions.
 //!
 //! ```no_run
@@ -38,12 +39,16 @@ use serde::{Deserialize, Serialize};
 use crate::settings::{self, Applied, Settings};
 use crate::{Error, Input, emit, model};
 
-/// The manifest of the files the generator wrote in a folder.
-pub const MANIFEST: &str = ".mcp-codegen.json";
+/// The manifest of the files the generator wrote in a folder for the module `module`.
+pub fn manifest_name(module: &str) -> String {
+    format!(".mcp-codegen.{module}.json")
+}
 
 /// What [`seed`] gives.
 #[derive(Debug, Clone)]
 pub struct Seeded {
+    /// The module's name.
+    pub module: String,
     /// The files, by path relative to the output folder, sorted.
     pub files: Vec<(String, String)>,
     /// What the settings left out, dropped and replaced.
@@ -128,7 +133,12 @@ pub fn seed(input: &Input, settings: &Settings) -> Result<Seeded, Error> {
         .collect();
     let mut files = emit::emit_with(&model, &input.path, settings, &replacements)?;
     files.sort();
+    let module = settings
+        .module
+        .clone()
+        .unwrap_or_else(|| emit::module_name(&input.version));
     Ok(Seeded {
+        module,
         files,
         applied,
         notes: model.notes.clone(),
@@ -143,8 +153,8 @@ struct Manifest {
     files: BTreeMap<String, String>,
 }
 
-fn read_manifest(dir: &Path) -> Result<Manifest, Error> {
-    let path = dir.join(MANIFEST);
+fn read_manifest(dir: &Path, module: &str) -> Result<Manifest, Error> {
+    let path = dir.join(manifest_name(module));
     match fs::read_to_string(&path) {
         Ok(text) => serde_json::from_str(&text).map_err(|e| {
             Error::msg(format!(
@@ -198,7 +208,7 @@ impl Status {
 
 /// Compares `dir` with `seeded`; writes nothing.
 pub fn check(dir: &Path, seeded: &Seeded) -> Result<Status, Error> {
-    let manifest = read_manifest(dir)?;
+    let manifest = read_manifest(dir, &seeded.module)?;
     let mut status = Status::default();
     for (name, contents) in &seeded.files {
         let path = dir.join(name);
@@ -240,13 +250,14 @@ pub fn write(dir: &Path, seeded: &Seeded) -> Result<Written, Error> {
     let status = check(dir, seeded)?;
     if !status.foreign.is_empty() {
         return Err(Error::msg(format!(
-            "{}: {} already there and not written by the generator (no entry in {MANIFEST}); \
+            "{}: {} already there and not written by the generator (no entry in {}); \
              move it away or choose another folder",
             dir.display(),
-            status.foreign.join(", ")
+            status.foreign.join(", "),
+            manifest_name(&seeded.module)
         )));
     }
-    let manifest = read_manifest(dir)?;
+    let manifest = read_manifest(dir, &seeded.module)?;
     fs::create_dir_all(dir)
         .map_err(|e| Error::msg(format!("cannot create {}: {e}", dir.display())))?;
     let mut done = Written::default();
@@ -282,6 +293,7 @@ pub fn write(dir: &Path, seeded: &Seeded) -> Result<Written, Error> {
     };
     let text =
         serde_json::to_string_pretty(&manifest).map_err(|e| Error::msg(e.to_string()))? + "\n";
-    crate::workspace::write_atomic(&dir.join(MANIFEST), text.as_bytes()).map_err(Error::msg)?;
+    crate::workspace::write_atomic(&dir.join(manifest_name(&seeded.module)), text.as_bytes())
+        .map_err(Error::msg)?;
     Ok(done)
 }

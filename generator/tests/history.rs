@@ -1,6 +1,7 @@
 //! Robustness over real upstream history: every published revision of every schema
-//! loads, lowers and emits without error, and the Rust emitted for a sample of the
-//! `draft` revisions compiles.
+//! loads, lowers and emits without error (through the library, and through the
+//! `mcp-codegen` command), and the Rust emitted for a sample of the `draft` revisions
+//! compiles.
 //!
 //! The corpus (about 230 files, 34 MB: `<version>/NNN-<date>-<commit>.json`) is not
 //! vendored. These tests read it only from the directory named by `MCP_SPEC_HISTORY`;
@@ -162,6 +163,61 @@ fn every_historical_revision_generates() {
     assert!(
         files.len() >= 200,
         "expected the full corpus, found {} files",
+        files.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The `mcp-codegen` command, as a user runs it, on every revision (each into a folder of
+/// its own): the same outcome as the library above, the broken ones with their error.
+#[test]
+#[ignore = "needs the upstream history corpus: set MCP_SPEC_HISTORY"]
+fn the_command_generates_every_revision() {
+    let started = Instant::now();
+    let dir = corpus();
+    let files = corpus_files(&dir);
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("history-command");
+    let _ = fs::remove_dir_all(&out);
+    let (mut generated, mut broken_seen, mut failures) = (0, 0, Vec::new());
+    for file in &files {
+        let path = relative(&dir, file);
+        let version = file
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy();
+        let folder = out.join(path.replace(['/', '.'], "_"));
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-codegen"))
+            .args(["generate", "--quiet", "--version", &version])
+            .arg("--schema")
+            .arg(file)
+            .arg("--out")
+            .arg(&folder)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        let broken = BROKEN_UPSTREAM.iter().find(|(f, _, _)| *f == path);
+        match (run.status.success(), broken) {
+            (true, None) if folder.join("mod.rs").is_file() => generated += 1,
+            (true, None) => failures.push(format!("{path}: no mod.rs written")),
+            (false, Some((_, expected, _))) if stderr.contains(expected) => broken_seen += 1,
+            (false, _) => failures.push(format!("{path}: {stderr}")),
+            (true, Some(_)) => failures.push(format!("{path} now generates; see BROKEN_UPSTREAM")),
+        }
+        let _ = fs::remove_dir_all(&folder);
+    }
+    println!(
+        "the command: {} revisions, {generated} generated, {broken_seen} known broken, {} \
+         unexpected failures; {:.1?}",
+        files.len(),
+        failures.len(),
+        started.elapsed()
+    );
+    assert_eq!(broken_seen, BROKEN_UPSTREAM.len());
+    assert!(
+        files.len() >= 200,
+        "expected the full corpus, found {}",
         files.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -447,6 +447,10 @@ pub struct DocsGenerating;
 #[cfg(doctest)]
 pub struct DocsPerformance;
 
+#[doc = include_str!("../../docs/seeding.md")]
+#[cfg(doctest)]
+pub struct DocsSeeding;
+
 #[doc = include_str!("../../docs/serving.md")]
 #[cfg(doctest)]
 pub struct DocsServing;
