@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use mcp_codegen::seed;
-use mcp_codegen::settings::{JsonSchema, Layout, Settings, TypeSettings};
+use mcp_codegen::settings::{FreeForm, JsonSchema, Layout, Settings, TypeSettings};
 
 const HELP: &str = "\
 mcp-codegen: Rust types, method enums and handlers from an MCP schema.json (or any JSON
@@ -40,6 +40,8 @@ OPTIONS:
     --map-type PATH        the map type (default ::std::collections::BTreeMap)
     --json-schema never|feature|always
                            derive schemars::JsonSchema (default never)
+    --free-form value|raw  free-form JSON as serde_json::Value (default), or as its text
+                           (mcp_spec_rt::raw::RawJson), for proxies; raw has no Router
     --no-methods           no methods layer (and so no handlers)
     --no-handlers          no handlers layer
     --quiet                print nothing but errors
@@ -156,6 +158,13 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                             "--json-schema is never, feature or always, got `{v}`"
                         ));
                     }
+                }
+            }
+            "--free-form" => {
+                settings.free_form = match v {
+                    "value" => FreeForm::Value,
+                    "raw" => FreeForm::Raw,
+                    _ => return Err(format!("--free-form is value or raw, got `{v}`")),
                 }
             }
             "--rename" | "--replace" | "--type-derive" => {

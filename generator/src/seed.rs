@@ -112,6 +112,7 @@ pub fn seed(input: &Input, settings: &Settings) -> Result<Seeded, Error> {
     settings.validate()?;
     let mut model = crate::model_of(input)?;
     let mut applied = settings::prune(&mut model, &settings.exclude)?;
+    settings::unordered_maps(&mut model, settings);
     let mut replacements = rust_types(input)?;
     for (name, t) in &settings.types {
         if let Some(path) = &t.replace {

@@ -60,12 +60,32 @@ pub struct Settings {
     /// arm, a struct loses an optional member of it; [`prune`] lists each.
     pub exclude: Vec<String>,
     /// The map type of an object whose values share a schema (default
-    /// `::std::collections::BTreeMap`; any map with serde impls and
-    /// `FromIterator<(String, V)>` fits, `::std::collections::HashMap` say). An object of
-    /// free-form values stays a `serde_json::Map`.
+    /// `::std::collections::BTreeMap`, or `::std::collections::HashMap`: the runtime's
+    /// checks know these two). An object of free-form values stays a `serde_json::Map`
+    /// (with [`FreeForm::Raw`], it is of this type too). A type that holds a `HashMap`
+    /// derives neither `Eq` nor `Hash` ([`unordered_maps`]).
     pub map_type: Option<String>,
     /// Whether the types derive `schemars::JsonSchema`.
     pub json_schema: JsonSchema,
+    /// How free-form JSON (where the schema allows any value) is held.
+    pub free_form: FreeForm,
+}
+
+/// How free-form JSON is held: a tool's arguments, a schema's properties, `_meta`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FreeForm {
+    /// As a `serde_json::Value`, parsed into a tree (an object of them as a
+    /// `serde_json::Map`).
+    #[default]
+    Value,
+    /// As its text, checked but not parsed (`mcp_spec_rt::raw::RawJson`), read on demand:
+    /// for proxies and gateways, which forward schemas and arguments untouched. The
+    /// shortcuts that build free-form values (`CallToolResult::structured`,
+    /// `Tool::for_input`, `arguments_as`) and the `Router`, which decodes arguments, are
+    /// not emitted. The members of an open object that it does not name stay a
+    /// `serde_json::Map`.
+    Raw,
 }
 
 /// Settings of one definition.
@@ -153,6 +173,7 @@ impl Default for Settings {
             exclude: Vec::new(),
             map_type: None,
             json_schema: JsonSchema::Never,
+            free_form: FreeForm::Value,
         }
     }
 }
@@ -424,6 +445,56 @@ pub fn prune(model: &mut Model, exclude: &[String]) -> Result<Applied, Error> {
     }
     model.consts.retain(|c| used.contains(&c.name));
     Ok(applied)
+}
+
+/// Whether a map type is ordered (`BTreeMap`, the default): only an ordered map is `Hash`.
+fn ordered_map(map_type: Option<&str>) -> bool {
+    map_type.is_none_or(|m| m.trim_end().ends_with("BTreeMap"))
+}
+
+/// Takes `Eq` and `Hash` from the types that hold a map of the chosen type when that type
+/// is not ordered (a `HashMap` is not `Hash`), and from what holds them: the flags the
+/// lowering computed for `BTreeMap`s. Which maps are of the chosen type: those whose
+/// values share a schema, and with free-form JSON as text those of free-form values too
+/// (with `Value`s these are a `serde_json::Map`, which is `Hash`).
+pub fn unordered_maps(model: &mut Model, settings: &Settings) {
+    if ordered_map(settings.map_type.as_deref()) {
+        return;
+    }
+    let raw = settings.free_form == FreeForm::Raw;
+    fn unhashable(ty: &TypeRef, raw: bool, lost: &BTreeSet<String>) -> bool {
+        match ty {
+            TypeRef::Map(inner) if **inner != TypeRef::Any || raw => true,
+            TypeRef::Array(inner) | TypeRef::Map(inner) => unhashable(inner, raw, lost),
+            TypeRef::Named(n) => lost.contains(n),
+            _ => false,
+        }
+    }
+    let mut lost: BTreeSet<String> = BTreeSet::new();
+    loop {
+        let before = lost.len();
+        for t in &model.types {
+            let holds = match &t.kind {
+                Kind::Struct { fields, .. } => fields.iter().any(|f| unhashable(&f.ty, raw, &lost)),
+                Kind::Union { variants, .. } => {
+                    variants.iter().any(|v| unhashable(&v.ty, raw, &lost))
+                }
+                Kind::Alias { target, .. } => unhashable(target, raw, &lost),
+                Kind::StringEnum { .. } => false,
+            };
+            if holds {
+                lost.insert(t.name.clone());
+            }
+        }
+        if lost.len() == before {
+            break;
+        }
+    }
+    for t in &mut model.types {
+        if lost.contains(&t.name) {
+            t.eq_hash = false;
+        }
+    }
 }
 
 /// The type settings resolved against a model: Rust names, not schema names.

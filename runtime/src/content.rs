@@ -40,7 +40,48 @@ pub(crate) enum Content<'de> {
     Map(Vec<(Cow<'de, str>, Content<'de>)>),
 }
 
+/// The name under which `serde_json`'s [`RawValue`](serde_json::value::RawValue) asks a
+/// deserializer for the text of a value (`serde_json::Value` answers it the same way).
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+
 impl Content<'_> {
+    /// Writes the value as compact JSON: members in their order, numbers as read.
+    fn write_json(&self, out: &mut String) {
+        let string = |s: &str, out: &mut String| {
+            // A `str` always writes as JSON.
+            out.push_str(&serde_json::to_string(s).unwrap_or_default());
+        };
+        match self {
+            Content::Null => out.push_str("null"),
+            Content::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Content::Number(n) => out.push_str(&n.to_string()),
+            Content::Str(s) => string(s, out),
+            Content::String(s) => string(s, out),
+            Content::Seq(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_json(out);
+                }
+                out.push(']');
+            }
+            Content::Map(members) => {
+                out.push('{');
+                for (i, (key, value)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    string(key, out);
+                    out.push(':');
+                    value.write_json(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
     fn unexpected(&self) -> Unexpected<'_> {
         match self {
             Content::Null => Unexpected::Unit,
@@ -423,9 +464,17 @@ impl<'de> Deserializer<'de> for Content<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
+        if name == RAW_VALUE_TOKEN {
+            // A `RawValue` (`rt::raw::RawJson`) inside a union's arm: its text, written
+            // again from what was read (compact, members in order).
+            let mut text = String::new();
+            self.write_json(&mut text);
+            let entry = std::iter::once((RAW_VALUE_TOKEN, text));
+            return visitor.visit_map(de::value::MapDeserializer::new(entry));
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -512,6 +561,28 @@ mod tests {
     use super::*;
     use crate::union::{Json, View};
     use serde_json::Value;
+
+    /// A `RawJson` (a `RawValue`) read from a `Content`, as a union's arm reads it: its
+    /// text written again compactly, members in order, and what it is cannot be read
+    /// from it (a bare string is not an object's text).
+    #[test]
+    fn raw_json_reads_its_text_from_a_content() {
+        use crate::raw::RawJson;
+        let text = r#"{ "b" : [1, -2.5, "x\"y", null, true], "a" : {} }"#;
+        let content: Content<'_> = serde_json::from_str(text).expect("JSON");
+        let raw = RawJson::deserialize(content).expect("a RawJson reads from a Content");
+        assert_eq!(raw.get(), r#"{"b":[1,-2.5,"x\"y",null,true],"a":{}}"#);
+        let straight: RawJson = serde_json::from_str(text).unwrap();
+        assert_eq!(raw.to_value(), straight.to_value());
+        // Inside a struct read from a Content, as a member.
+        #[derive(serde::Deserialize)]
+        struct Holder {
+            inner: RawJson,
+        }
+        let content: Content<'_> = serde_json::from_str(r#"{"inner": [1, {"k": 2}]}"#).unwrap();
+        let holder = Holder::deserialize(content).unwrap();
+        assert_eq!(holder.inner.get(), r#"[1,{"k":2}]"#);
+    }
 
     /// Decodes `text` as `T` through a `Content` read from the text and from a `Value`. A
     /// value must be what decoding the text straight (or the `Value`) gives. An error must be what decoding

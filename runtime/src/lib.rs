@@ -66,6 +66,7 @@ pub mod jsonrpc;
 pub mod lifecycle;
 pub mod method;
 pub mod path;
+pub mod raw;
 pub mod router;
 pub mod serde_helpers;
 pub mod service;

@@ -234,3 +234,13 @@ fn model_is_sorted() {
         assert_eq!(names, sorted, "{}", model.version);
     }
 }
+
+/// The generator emits code for the interface the runtime has: a generator and a runtime
+/// of one release agree (generated code checks it when it compiles).
+#[test]
+fn the_generator_targets_the_runtime_interface_it_ships_with() {
+    assert_eq!(
+        mcp_codegen::settings::RUNTIME_INTERFACE,
+        mcp_spec_types::rt::CODEGEN_INTERFACE
+    );
+}

@@ -26,7 +26,7 @@ use std::time::Duration;
 use criterion::{BenchmarkGroup, Criterion, Throughput};
 use mcp_bench::criterion_home;
 use mcp_compare::corpus::{self, VERSIONS};
-use mcp_compare::{Case, Decoder, ours, outcome, rmcp, rms, typify, value};
+use mcp_compare::{Case, Decoder, ours, outcome, proxy, rmcp, rms, typify, value};
 
 type Group<'a> = BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
@@ -103,6 +103,7 @@ fn compare(c: &mut Criterion) {
             let id = format!("{name}/{version}/{}", kind.group());
             let mut group = c.benchmark_group(format!("decode/{id}"));
             decode::<ours::Ours>(&mut group, &cases);
+            decode::<proxy::Proxy>(&mut group, &cases);
             decode::<rmcp::Rmcp>(&mut group, &cases);
             decode::<rms::RustMcpSchema>(&mut group, &cases);
             decode::<typify::Typify>(&mut group, &cases);
@@ -111,6 +112,7 @@ fn compare(c: &mut Criterion) {
             group.finish();
             let mut group = c.benchmark_group(format!("encode/{id}"));
             encode::<ours::Ours>(&mut group, &cases);
+            encode::<proxy::Proxy>(&mut group, &cases);
             encode::<rmcp::Rmcp>(&mut group, &cases);
             encode::<rms::RustMcpSchema>(&mut group, &cases);
             encode::<typify::Typify>(&mut group, &cases);
@@ -179,8 +181,9 @@ fn records(home: &Path) -> Vec<Measured> {
 }
 
 /// The decoders, in the order of the tables.
-const DECODERS: [&str; 6] = [
+const DECODERS: [&str; 7] = [
     "ours",
+    "proxy",
     "rmcp",
     "rust-mcp-schema",
     "typify",
@@ -243,11 +246,13 @@ fn summary() {
     // summed over the groups it measured whole.
     println!();
     println!(
-        "Totals (decode, medians of this run): time over the real traffic and the synthetic messages of each version, summed over the groups a decoder measured whole; rmcp / ours"
+        "Totals (decode, medians of this run): time over the real traffic and the synthetic messages of each version, summed over the groups a decoder measured whole; rmcp / ours, rmcp / proxy"
     );
     println!();
-    println!("| version | groups | ours ms | rmcp ms | rmcp / ours | Value ms | Value / ours |");
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!(
+        "| version | groups | ours ms | proxy ms | rmcp ms | rmcp / ours | rmcp / proxy | Value ms | Value / ours |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for version in ["2025-06-18", "2025-11-25", "2026-07-28"] {
         let groups: Vec<&BTreeMap<&str, &Measured>> = by_group
             .iter()
@@ -257,7 +262,7 @@ fn summary() {
             })
             .map(|(_, row)| row)
             .filter(|row| {
-                ["ours", "rmcp", "Value"]
+                ["ours", "proxy", "rmcp", "Value"]
                     .iter()
                     .all(|d| row.get(d).is_some_and(|m| m.whole))
             })
@@ -266,13 +271,16 @@ fn summary() {
             continue;
         }
         let total = |d: &str| groups.iter().map(|row| row[d].seconds).sum::<f64>();
-        let (ours, rmcp, value) = (total("ours"), total("rmcp"), total("Value"));
+        let (ours, proxy, rmcp, value) =
+            (total("ours"), total("proxy"), total("rmcp"), total("Value"));
         println!(
-            "| {version} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            "| {version} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
             groups.len(),
             ours * 1e3,
+            proxy * 1e3,
             rmcp * 1e3,
             rmcp / ours,
+            rmcp / proxy,
             value * 1e3,
             value / ours
         );

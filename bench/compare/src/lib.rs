@@ -17,6 +17,7 @@ use std::fmt;
 pub mod corpus;
 pub mod ours;
 pub mod outcome;
+pub mod proxy;
 pub mod rmcp;
 pub mod rms;
 pub mod typify;

@@ -32,7 +32,8 @@ fn peer_fn_name(m: &MethodDef) -> String {
 }
 
 /// Emits `handlers.rs` for one version.
-pub(super) fn emit_handlers(model: &Model, doc_paths: Option<&DocPaths>) -> TokenStream {
+/// With `raw` (free-form JSON as text) there is no `Router`: it decodes tool arguments.
+pub(super) fn emit_handlers(model: &Model, doc_paths: Option<&DocPaths>, raw: bool) -> TokenStream {
     // What each side answers (including the input requests a client answers inside a
     // result in the discover era) and receives as notifications: what the other side sends.
     // The other side sends what a side answers and hears.
@@ -83,11 +84,15 @@ pub(super) fn emit_handlers(model: &Model, doc_paths: Option<&DocPaths>) -> Toke
         model.version
     );
     let services = services(model);
-    let router = super::router::router(
-        model,
-        &answers(Side::Server, Carried::AsMessages),
-        doc_paths,
-    );
+    let router = if raw {
+        TokenStream::new()
+    } else {
+        super::router::router(
+            model,
+            &answers(Side::Server, Carried::AsMessages),
+            doc_paths,
+        )
+    };
     let answer_inputs = answer_inputs(model, &answers(Side::Client, Carried::AlsoInResults));
     let router_doc = (!router.is_empty()).then(|| {
         quote! {

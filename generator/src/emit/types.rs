@@ -22,6 +22,8 @@ struct Emitter<'m> {
     types: constructors::Types<'m>,
     /// The map type of an object whose values share a schema.
     map: TokenStream,
+    /// Whether free-form JSON is held as its text (`rt::raw::RawJson`), not a `Value`.
+    raw: bool,
 }
 
 /// The version's `mod.rs`: every type of the model, and the declarations of the
@@ -31,6 +33,7 @@ pub(super) fn module_tokens(
     model: &Model,
     submodules: &[&str],
     map: &TokenStream,
+    raw: bool,
     check: &TokenStream,
 ) -> TokenStream {
     let links = model
@@ -46,6 +49,7 @@ pub(super) fn module_tokens(
         links,
         types,
         map: map.clone(),
+        raw,
     };
     let items: Vec<TokenStream> = model.types.iter().map(|t| em.type_def(t)).collect();
     let what = if model.methods.is_empty() {
@@ -132,12 +136,13 @@ impl Emitter<'_> {
             TypeRef::Unsigned => quote!(u64),
             TypeRef::Number => quote!(serde_json::Number),
             TypeRef::Boolean => quote!(bool),
+            TypeRef::Any if self.raw => quote!(crate::rt::raw::RawJson),
             TypeRef::Any => quote!(serde_json::Value),
             TypeRef::Array(inner) => {
                 let inner = self.ty(inner);
                 quote!(::std::vec::Vec<#inner>)
             }
-            TypeRef::Map(inner) if **inner == TypeRef::Any => {
+            TypeRef::Map(inner) if **inner == TypeRef::Any && !self.raw => {
                 quote!(serde_json::Map<::std::string::String, serde_json::Value>)
             }
             TypeRef::Map(inner) => {
@@ -367,15 +372,26 @@ impl Emitter<'_> {
             }
         };
         let constructor = constructors::constructor(t, fields, additional.is_some(), arg_ty);
-        let shortcuts = [
-            constructors::call_tool_result_shortcuts(t, fields, &self.types),
-            constructors::tool_shortcuts(t, fields),
-            constructors::call_tool_params_shortcuts(t, fields),
-        ];
+        // The shortcuts build free-form values as `Value`s.
+        let shortcuts = if self.raw {
+            Default::default()
+        } else {
+            [
+                constructors::call_tool_result_shortcuts(t, fields, &self.types),
+                constructors::tool_shortcuts(t, fields),
+                constructors::call_tool_params_shortcuts(t, fields),
+            ]
+        };
         let setters = self.setters(t, fields);
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
-            let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
+            // The runtime keeps the members an object does not name as `Value`s.
+            let ty = match ty {
+                TypeRef::Any => {
+                    quote!(serde_json::Map<::std::string::String, serde_json::Value>)
+                }
+                other => self.ty(&TypeRef::Map(Box::new(other.clone()))),
+            };
             quote! {
                 /// Properties not named above, kept and written back: the schema allows them.
                 #[cfg_attr(feature = "json-schema", schemars(flatten))]

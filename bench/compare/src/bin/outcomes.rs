@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use mcp_compare::corpus::{self, VERSIONS};
 use mcp_compare::outcome::{self, Finding, Oracle, Tally, Validity};
-use mcp_compare::{Case, Decoder, ours, rmcp, rms, typify, value};
+use mcp_compare::{Case, Decoder, ours, proxy, rmcp, rms, typify, value};
 
 /// One row: a decoder's tally, or `None` where it does not model the version.
 type Row = (&'static str, Option<Tally>);
@@ -30,6 +30,7 @@ fn row<D: Decoder>(cases: &[&Case], validity: &[Validity], findings: &mut Vec<Fi
 fn rows(cases: &[&Case], validity: &[Validity], findings: &mut Vec<Finding>) -> Vec<Row> {
     vec![
         row::<ours::Ours>(cases, validity, findings),
+        row::<proxy::Proxy>(cases, validity, findings),
         row::<rmcp::Rmcp>(cases, validity, findings),
         row::<rms::RustMcpSchema>(cases, validity, findings),
         row::<typify::Typify>(cases, validity, findings),
