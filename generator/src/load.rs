@@ -82,7 +82,7 @@ pub const IGNORED_KEYWORDS: &[(&str, &str)] = &[
 /// Keywords the document root may carry besides `$schema` and its definitions: they speak
 /// to a reader (an identifier, a title, a description, a comment), not of any type, so
 /// they are accepted and not carried into the model.
-const ROOT_ANNOTATIONS: &[&str] = &["$id", "title", "description", "$comment"];
+pub const ROOT_ANNOTATIONS: &[&str] = &["$id", "title", "description", "$comment"];
 
 /// The two root keys definitions may sit under: draft-07 names `definitions`, 2020-12
 /// `$defs`, and documents of either dialect use either (converters write both), so both

@@ -1,6 +1,6 @@
-//! Seeding a crate of one's own: one schema, the [settings](crate::settings), a folder.
+//! Seeding a crate of one's own: one schema, the [settings](crate::settings::Settings), a folder.
 //!
-//! [`seed`] generates (no I/O); [`write`] puts the files in a folder, and [`check`] says
+//! [`seed`] generates (no I/O); [`write`](write()) puts the files in a folder, and [`check`] says
 //! whether the folder holds what `seed` gives. Both know the generator's own files by a
 //! manifest written beside them, one a module (`.mcp-codegen.<module>.json`: modules in
 //! one folder, as in `OUT_DIR`, keep apart): a file the generator did not write is never
@@ -233,7 +233,7 @@ pub fn check(dir: &Path, seeded: &Seeded) -> Result<Status, Error> {
     Ok(status)
 }
 
-/// What [`write`] did.
+/// What [`write`](write()) did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Written {
     /// Files written (new or changed).

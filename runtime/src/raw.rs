@@ -3,7 +3,7 @@
 //! properties, `_meta`), with the generator's setting `free_form: raw`.
 //!
 //! A [`RawJson`] is checked as JSON when decoded (it is a `serde_json`
-//! [`RawValue`](serde_json::value::RawValue)), but not parsed into a tree: it keeps the
+//! [`RawValue`]), but not parsed into a tree: it keeps the
 //! text as it came, whitespace and member order included, and writes it back as it is.
 //! Inside an arm of a union, which is read whole before its arm is chosen, the text is
 //! written again from what was read: compact, members in their order, numbers as
