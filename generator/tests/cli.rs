@@ -244,3 +244,49 @@ fn settings_come_from_a_file_and_flags_override_it() {
         text(&o)
     );
 }
+
+/// A definition the schema maps to a Rust type (`x-rust-type`, as typify reads it) is that
+/// type: an alias, reported as a replacement; a bad path is refused with the pointer.
+#[test]
+fn x_rust_type_replaces_a_definition() {
+    let dir = scratch("x-rust-type");
+    let schema = dir.join("ids.json");
+    let write = |path: &str| {
+        std::fs::write(
+            &schema,
+            format!(
+                r##"{{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {{
+    "Id": {{ "type": "string", "x-rust-type": {{ "crate": "uuid", "version": "1", "path": "{path}" }} }},
+    "Thing": {{ "type": "object", "properties": {{ "id": {{ "$ref": "#/$defs/Id" }} }}, "required": ["id"] }}
+  }}
+}}"##
+            ),
+        )
+        .unwrap();
+    };
+    write("::uuid::Uuid");
+    let out = dir.join("out");
+    let args = [
+        "generate",
+        "--schema",
+        schema.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("replaced: Id by ::uuid::Uuid"), "{}", text(&o));
+    let module = std::fs::read_to_string(out.join("mod.rs")).unwrap();
+    assert!(module.contains("pub type Id = ::uuid::Uuid;"), "{module}");
+    assert!(module.contains("pub id: Id,"), "{module}");
+    write("not a path!");
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("at #/$defs/Id/x-rust-type: `not a path!` is not a Rust type"),
+        "{}",
+        text(&o)
+    );
+}
