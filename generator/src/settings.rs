@@ -83,8 +83,8 @@ pub enum FreeForm {
     /// for proxies and gateways, which forward schemas and arguments untouched. The
     /// shortcuts that build free-form values (`CallToolResult::structured`,
     /// `Tool::for_input`, `arguments_as`) and the `Router`, which decodes arguments, are
-    /// not emitted. The members of an open object that it does not name stay a
-    /// `serde_json::Map`.
+    /// not emitted. The members of an open object that it does not name are texts too,
+    /// in a map of the chosen map type.
     Raw,
 }
 
@@ -455,8 +455,9 @@ fn ordered_map(map_type: Option<&str>) -> bool {
 /// Takes `Eq` and `Hash` from the types that hold a map of the chosen type when that type
 /// is not ordered (a `HashMap` is not `Hash`), and from what holds them: the flags the
 /// lowering computed for `BTreeMap`s. Which maps are of the chosen type: those whose
-/// values share a schema, and with free-form JSON as text those of free-form values too
-/// (with `Value`s these are a `serde_json::Map`, which is `Hash`).
+/// values share a schema, and with free-form JSON as text those of free-form values and
+/// an open object's other members too (with `Value`s these are a `serde_json::Map`,
+/// which is `Hash`).
 pub fn unordered_maps(model: &mut Model, settings: &Settings) {
     if ordered_map(settings.map_type.as_deref()) {
         return;
@@ -475,7 +476,12 @@ pub fn unordered_maps(model: &mut Model, settings: &Settings) {
         let before = lost.len();
         for t in &model.types {
             let holds = match &t.kind {
-                Kind::Struct { fields, .. } => fields.iter().any(|f| unhashable(&f.ty, raw, &lost)),
+                Kind::Struct { fields, additional } => {
+                    fields.iter().any(|f| unhashable(&f.ty, raw, &lost))
+                        || additional.as_ref().is_some_and(|a| {
+                            unhashable(&TypeRef::Map(Box::new(a.clone())), raw, &lost)
+                        })
+                }
                 Kind::Union { variants, .. } => {
                     variants.iter().any(|v| unhashable(&v.ty, raw, &lost))
                 }

@@ -277,7 +277,11 @@ fn x_rust_type_replaces_a_definition() {
     ];
     let o = run(&args);
     assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("replaced: Id by ::uuid::Uuid"), "{}", text(&o));
+    assert!(
+        text(&o).contains("replaced: Id by ::uuid::Uuid"),
+        "{}",
+        text(&o)
+    );
     let module = std::fs::read_to_string(out.join("mod.rs")).unwrap();
     assert!(module.contains("pub type Id = ::uuid::Uuid;"), "{module}");
     assert!(module.contains("pub id: Id,"), "{module}");

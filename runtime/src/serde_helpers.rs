@@ -149,7 +149,7 @@ macro_rules! __object_deserialize {
                         mut map: __A,
                     ) -> ::std::result::Result<$name, __A::Error> {
                         $( let mut $field = ::std::option::Option::None; )*
-                        $( let mut $extra = $crate::serde_json::Map::new(); )?
+                        $( let mut $extra = ::std::default::Default::default(); )?
                         while let ::std::option::Option::Some(key) =
                             map.next_key::<$crate::serde_helpers::Key<'de>>()?
                         {
@@ -596,27 +596,104 @@ where
     Ok(())
 }
 
+/// The members of an open object that it does not name, kept in order to be written back:
+/// a `serde_json::Map` of `Value`s, or (a crate seeded with free-form JSON as text) a map
+/// of [`RawJson`](crate::raw::RawJson)s.
+#[doc(hidden)]
+pub trait Extra: Default {
+    /// Whether a member of this name is kept.
+    fn has(&self, key: &str) -> bool;
+    /// Decodes the next value of `map` as the member `key`.
+    fn fill<'de, A: serde::de::MapAccess<'de>>(
+        &mut self,
+        key: String,
+        map: &mut A,
+    ) -> Result<(), A::Error>;
+    /// The members' names.
+    fn names(&self) -> Vec<&str>;
+}
+
+impl Extra for serde_json::Map<String, serde_json::Value> {
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+
+    fn fill<'de, A: serde::de::MapAccess<'de>>(
+        &mut self,
+        key: String,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        let value = map.next_value()?;
+        self.insert(key, value);
+        Ok(())
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.keys().map(String::as_str).collect()
+    }
+}
+
+impl Extra for std::collections::BTreeMap<String, crate::raw::RawJson> {
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+
+    fn fill<'de, A: serde::de::MapAccess<'de>>(
+        &mut self,
+        key: String,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        let value = map.next_value()?;
+        self.insert(key, value);
+        Ok(())
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.keys().map(String::as_str).collect()
+    }
+}
+
+/// The names in order, so that what is reported of them comes in a fixed order.
+impl<S: std::hash::BuildHasher + Default> Extra
+    for std::collections::HashMap<String, crate::raw::RawJson, S>
+{
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+
+    fn fill<'de, A: serde::de::MapAccess<'de>>(
+        &mut self,
+        key: String,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        let value = map.next_value()?;
+        self.insert(key, value);
+        Ok(())
+    }
+
+    fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        names
+    }
+}
+
 /// Decodes the value of a property the type does not name into `extra`; a property given
 /// twice is an error, as it is for a named one (keeping one of the two would lose the
 /// other on the way back).
 #[doc(hidden)]
-pub fn fill_extra<'de, A>(
-    extra: &mut serde_json::Map<String, serde_json::Value>,
-    key: Key<'de>,
-    map: &mut A,
-) -> Result<(), A::Error>
+pub fn fill_extra<'de, A, E>(extra: &mut E, key: Key<'de>, map: &mut A) -> Result<(), A::Error>
 where
     A: serde::de::MapAccess<'de>,
+    E: Extra,
 {
-    if extra.contains_key(key.as_str()) {
+    if extra.has(key.as_str()) {
         return Err(<A::Error as serde::de::Error>::custom(format_args!(
             "duplicate field `{}`",
             key.as_str()
         )));
     }
-    let value = map.next_value()?;
-    extra.insert(key.into_string(), value);
-    Ok(())
+    extra.fill(key.into_string(), map)
 }
 
 /// The value of a required property, or the "missing field" error.

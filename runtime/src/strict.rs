@@ -179,8 +179,12 @@ pub fn field_undeclared<T: Check + ?Sized>(
 
 /// The members of an open object's `extra`, each at its key.
 #[doc(hidden)]
-pub fn extra_undeclared(extra: &Map<String, Value>, path: &mut Path, out: &mut Vec<String>) {
-    for key in extra.keys() {
+pub fn extra_undeclared<E: crate::serde_helpers::Extra>(
+    extra: &E,
+    path: &mut Path,
+    out: &mut Vec<String>,
+) {
+    for key in extra.names() {
         let len = path.push_key(key);
         out.push(path.0.clone());
         path.0.truncate(len);

@@ -385,9 +385,10 @@ impl Emitter<'_> {
         let setters = self.setters(t, fields);
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
-            // The runtime keeps the members an object does not name as `Value`s.
+            // The members an object does not name: `Value`s, or with free-form JSON as
+            // text a map of texts (the runtime's `Extra` knows both).
             let ty = match ty {
-                TypeRef::Any => {
+                TypeRef::Any if !self.raw => {
                     quote!(serde_json::Map<::std::string::String, serde_json::Value>)
                 }
                 other => self.ty(&TypeRef::Map(Box::new(other.clone()))),
