@@ -108,9 +108,12 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         let value = words
             .next()
+            .filter(|v| !v.starts_with("--"))
             .ok_or_else(|| format!("{flag} needs a value"))?;
         if flag == "--config" {
-            config = Some(value.as_str());
+            if config.replace(value.as_str()).is_some() {
+                return Err("--config is given twice".to_string());
+            }
         } else {
             flags.push((flag, Some(value)));
         }
@@ -187,13 +190,36 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     let schema = schema.ok_or("generate needs --schema FILE")?;
     let out = out.ok_or("generate needs --out DIR")?;
     if settings.command == Settings::default().command {
-        // The command as run, but for what does not change the output.
-        let said: Vec<&str> = args
+        // The command as run, but for what does not change the output, its options in
+        // one order (the order they were given in does not change it either, but that of
+        // a repeated option does: it is kept).
+        let mut said: Vec<(&str, &str)> = Vec::new();
+        let mut words = rest.iter().map(String::as_str);
+        while let Some(flag) = words.next() {
+            if SWITCHES.contains(&flag) {
+                if flag != "--check" && flag != "--quiet" {
+                    said.push((flag, ""));
+                }
+            } else {
+                said.push((flag, words.next().unwrap_or_default()));
+            }
+        }
+        said.sort_by_key(|(flag, _)| match *flag {
+            "--schema" => (0, ""),
+            "--out" => (1, ""),
+            other => (2, other),
+        });
+        let said: Vec<String> = said
             .iter()
-            .map(String::as_str)
-            .filter(|a| *a != "--check" && *a != "--quiet")
+            .map(|(f, v)| {
+                if v.is_empty() {
+                    f.to_string()
+                } else {
+                    format!("{f} {v}")
+                }
+            })
             .collect();
-        settings.command = format!("mcp-codegen {}", said.join(" "));
+        settings.command = format!("mcp-codegen generate {}", said.join(" "));
     }
     let mut input = seed::input_from_file(&schema).map_err(|e| e.to_string())?;
     if let Some(v) = version {

@@ -2,10 +2,10 @@
 //!
 //! [`seed`] generates (no I/O); [`write`](write()) puts the files in a folder, and [`check`] says
 //! whether the folder holds what `seed` gives. Both know the generator's own files by a
-//! manifest written beside them, one a module (`.mcp-codegen.<module>.json`: modules in
-//! one folder, as in `OUT_DIR`, keep apart): a file the generator did not write is never
-//! overwritten or removed, and a file it wrote that is no longer generated is removed only
-//! if it is as it was written. The `mcp-codegen` command and a `build.rs`
+//! manifest written beside them ([`manifest_name`]: one for a folder that is a module,
+//! one a module for modules of one file each, as in `OUT_DIR`): a file the generator did
+//! not write is never overwritten or removed, and a file it wrote that is no longer
+//! generated is removed only if it is as it was written. The `mcp-codegen` command and a `build.rs`
 //! go through these three functions.
 //!
 //! ```no_run
@@ -39,16 +39,30 @@ use serde::{Deserialize, Serialize};
 use crate::settings::{self, Applied, Settings};
 use crate::{Error, Input, emit, model};
 
-/// The manifest of the files the generator wrote in a folder for the module `module`.
-pub fn manifest_name(module: &str) -> String {
-    format!(".mcp-codegen.{module}.json")
+/// The manifest of what the generator wrote for `seeded` in a folder:
+/// `.mcp-codegen.json` where the folder is the module ([`Layout::Tree`]: another module
+/// generated there replaces it), `.mcp-codegen.<module>.json` where the module is one file
+/// among others ([`Layout::File`], as in `OUT_DIR`).
+///
+/// [`Layout::Tree`]: crate::settings::Layout::Tree
+/// [`Layout::File`]: crate::settings::Layout::File
+pub fn manifest_name(seeded: &Seeded) -> String {
+    match seeded.layout {
+        crate::settings::Layout::Tree => MANIFEST_PREFIX.to_string() + ".json",
+        crate::settings::Layout::File => format!("{MANIFEST_PREFIX}.{}.json", seeded.module),
+    }
 }
+
+/// How every manifest's name starts.
+const MANIFEST_PREFIX: &str = ".mcp-codegen";
 
 /// What [`seed`] gives.
 #[derive(Debug, Clone)]
 pub struct Seeded {
     /// The module's name.
     pub module: String,
+    /// How it is laid out (which names its manifest: [`manifest_name`]).
+    pub layout: crate::settings::Layout,
     /// The files, by path relative to the output folder, sorted.
     pub files: Vec<(String, String)>,
     /// What the settings left out, dropped and replaced.
@@ -111,6 +125,7 @@ fn rust_types(input: &Input) -> Result<BTreeMap<String, String>, Error> {
 pub fn seed(input: &Input, settings: &Settings) -> Result<Seeded, Error> {
     settings.validate()?;
     let mut model = crate::model_of(input)?;
+    settings::check_names(settings, &model)?;
     let mut applied = settings::prune(&mut model, &settings.exclude)?;
     settings::unordered_maps(&mut model, settings);
     let mut replacements = rust_types(input)?;
@@ -140,6 +155,7 @@ pub fn seed(input: &Input, settings: &Settings) -> Result<Seeded, Error> {
         .unwrap_or_else(|| emit::module_name(&input.version));
     Ok(Seeded {
         module,
+        layout: settings.layout,
         files,
         applied,
         notes: model.notes.clone(),
@@ -154,18 +170,65 @@ struct Manifest {
     files: BTreeMap<String, String>,
 }
 
-fn read_manifest(dir: &Path, module: &str) -> Result<Manifest, Error> {
-    let path = dir.join(manifest_name(module));
-    match fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text).map_err(|e| {
-            Error::msg(format!(
-                "{}: not a manifest the generator wrote ({e}); remove it to start afresh",
-                path.display()
-            ))
-        }),
+/// Whether a manifest's entry names a file the generator could have written in the
+/// folder: a plain file name (a manifest edited to name `../x` or `/etc/x` must not make
+/// the generator read or remove files elsewhere).
+fn plain_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name.ends_with(".rs")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+fn read_manifest(path: &Path) -> Result<Manifest, Error> {
+    let bad = |why: String| {
+        Error::msg(format!(
+            "{}: not a manifest the generator wrote ({why}); remove it to start afresh",
+            path.display()
+        ))
+    };
+    match fs::read_to_string(path) {
+        Ok(text) => {
+            let manifest: Manifest = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+            match manifest.files.keys().find(|n| !plain_file_name(n)) {
+                Some(name) => Err(bad(format!(
+                    "it names `{name}`, which is no file of the folder"
+                ))),
+                None => Ok(manifest),
+            }
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Manifest::default()),
         Err(e) => Err(Error::msg(format!("cannot read {}: {e}", path.display()))),
     }
+}
+
+/// The manifests in `dir`: `seeded`'s own, and every other one by file name (the files
+/// they list are the generator's too, never in the way).
+fn manifests(dir: &Path, seeded: &Seeded) -> Result<(Manifest, BTreeMap<String, Manifest>), Error> {
+    let own_name = manifest_name(seeded);
+    let own = read_manifest(&dir.join(&own_name))?;
+    let mut others = BTreeMap::new();
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(MANIFEST_PREFIX) && name.ends_with(".json") && name != own_name {
+                others.insert(name, read_manifest(&entry.path())?);
+            }
+        }
+    }
+    Ok((own, others))
+}
+
+fn write_manifest(path: &Path, files: BTreeMap<String, String>) -> Result<(), Error> {
+    let manifest = Manifest {
+        generator: emit::GENERATOR.to_string(),
+        files,
+    };
+    let text =
+        serde_json::to_string_pretty(&manifest).map_err(|e| Error::msg(e.to_string()))? + "\n";
+    crate::workspace::write_atomic(path, text.as_bytes()).map_err(Error::msg)
 }
 
 /// How a folder compares with what [`seed`] gives.
@@ -209,13 +272,16 @@ impl Status {
 
 /// Compares `dir` with `seeded`; writes nothing.
 pub fn check(dir: &Path, seeded: &Seeded) -> Result<Status, Error> {
-    let manifest = read_manifest(dir, &seeded.module)?;
+    let (own, others) = manifests(dir, seeded)?;
+    let ours = |name: &str| {
+        own.files.contains_key(name) || others.values().any(|m| m.files.contains_key(name))
+    };
     let mut status = Status::default();
     for (name, contents) in &seeded.files {
         let path = dir.join(name);
         match fs::read(&path) {
             Ok(bytes) => {
-                if !manifest.files.contains_key(name) {
+                if !ours(name) {
                     status.foreign.push(name.clone());
                 } else if bytes != contents.as_bytes() {
                     status.stale.push(name.clone());
@@ -225,7 +291,7 @@ pub fn check(dir: &Path, seeded: &Seeded) -> Result<Status, Error> {
             Err(e) => return Err(Error::msg(format!("cannot read {}: {e}", path.display()))),
         }
     }
-    for name in manifest.files.keys() {
+    for name in own.files.keys() {
         if !seeded.files.iter().any(|(n, _)| n == name) && dir.join(name).exists() {
             status.orphaned.push(name.clone());
         }
@@ -246,26 +312,50 @@ pub struct Written {
 
 /// Writes `seeded` into `dir` (created if need be), and the manifest. Refuses, writing
 /// nothing, when a file to write is there and the generator did not write it. Removes a
-/// file it wrote before and no longer generates, unless it changed since.
+/// file it wrote before and no longer generates, unless it changed since. A file another
+/// manifest of the folder lists is taken over (its entry moves to this one). The manifest
+/// is written before the files (listing both what it held and what is being written), so
+/// a run cut short leaves no file the next run would take for someone else's.
 pub fn write(dir: &Path, seeded: &Seeded) -> Result<Written, Error> {
     let status = check(dir, seeded)?;
     if !status.foreign.is_empty() {
         return Err(Error::msg(format!(
-            "{}: {} already there and not written by the generator (no entry in {}); \
-             move it away or choose another folder",
+            "{}: {} already there and not written by the generator (in no manifest of the \
+             folder); move it away or choose another folder",
             dir.display(),
             status.foreign.join(", "),
-            manifest_name(&seeded.module)
         )));
     }
-    let manifest = read_manifest(dir, &seeded.module)?;
+    let (own, others) = manifests(dir, seeded)?;
     fs::create_dir_all(dir)
         .map_err(|e| Error::msg(format!("cannot create {}: {e}", dir.display())))?;
+    let own_path = dir.join(manifest_name(seeded));
+    let new_entries: BTreeMap<String, String> = seeded
+        .files
+        .iter()
+        .map(|(name, contents)| (name.clone(), crate::sha256_hex(contents.as_bytes())))
+        .collect();
+    let mut interim = own.files.clone();
+    interim.extend(new_entries.clone());
+    write_manifest(&own_path, interim)?;
+    for (name, mut other) in others {
+        let before = other.files.len();
+        other
+            .files
+            .retain(|file, _| !new_entries.contains_key(file));
+        let path = dir.join(&name);
+        if other.files.is_empty() {
+            fs::remove_file(&path)
+                .map_err(|e| Error::msg(format!("cannot remove {}: {e}", path.display())))?;
+        } else if other.files.len() != before {
+            write_manifest(&path, other.files)?;
+        }
+    }
     let mut done = Written::default();
     for name in &status.orphaned {
         let path = dir.join(name);
         let bytes = fs::read(&path).unwrap_or_default();
-        if manifest.files.get(name) == Some(&crate::sha256_hex(&bytes)) {
+        if own.files.get(name) == Some(&crate::sha256_hex(&bytes)) {
             fs::remove_file(&path)
                 .map_err(|e| Error::msg(format!("cannot remove {}: {e}", path.display())))?;
             done.removed.push(name.clone());
@@ -273,28 +363,20 @@ pub fn write(dir: &Path, seeded: &Seeded) -> Result<Written, Error> {
             done.kept.push(name.clone());
         }
     }
-    let mut files = BTreeMap::new();
     for (name, contents) in &seeded.files {
         if status.stale.contains(name) || status.missing.contains(name) {
             crate::workspace::write_atomic(&dir.join(name), contents.as_bytes())
                 .map_err(Error::msg)?;
             done.written.push(name.clone());
         }
-        files.insert(name.clone(), crate::sha256_hex(contents.as_bytes()));
     }
     // Files changed since and left stay in the manifest: the next run still knows them.
+    let mut files = new_entries;
     for name in &done.kept {
-        if let Some(sha) = manifest.files.get(name) {
+        if let Some(sha) = own.files.get(name) {
             files.insert(name.clone(), sha.clone());
         }
     }
-    let manifest = Manifest {
-        generator: emit::GENERATOR.to_string(),
-        files,
-    };
-    let text =
-        serde_json::to_string_pretty(&manifest).map_err(|e| Error::msg(e.to_string()))? + "\n";
-    crate::workspace::write_atomic(&dir.join(manifest_name(&seeded.module)), text.as_bytes())
-        .map_err(Error::msg)?;
+    write_manifest(&own_path, files)?;
     Ok(done)
 }

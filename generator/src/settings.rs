@@ -10,8 +10,10 @@
 //! Choices about types are applied to the emitted tokens, after the emitters are done, so
 //! that every reference the generator itself makes (a `Router`'s to `Implementation`, a
 //! union's arm, a handler's parameter) follows them without the emitters knowing:
-//! - a [rename](TypeSettings::rename) renames the identifier everywhere in the module
-//!   (not inside the runtime's paths) and in the docs' code spans and links;
+//! - a [rename](TypeSettings::rename) renames the type wherever the module names it (not
+//!   a name further along another path: `serde_json::Number`, the runtime's, a
+//!   replacement's), and in the docs the words that name it (a link's label with its
+//!   target);
 //! - a [replacement](TypeSettings::replace) (or `x-rust-type` in the schema) drops the
 //!   generated type and its impls, and puts `pub type Name = your::Type;` in its place;
 //! - [derives](Settings::derives) and [attributes](Settings::attributes) are added to the
@@ -61,7 +63,8 @@ pub struct Settings {
     pub exclude: Vec<String>,
     /// The map type of an object whose values share a schema (default
     /// `::std::collections::BTreeMap`, or `::std::collections::HashMap`: the runtime's
-    /// checks know these two). An object of free-form values stays a `serde_json::Map`
+    /// checks know these two; a `HashMap` writes its members in its own order, which is
+    /// not the order they came in and not the same from one run to the next). An object of free-form values stays a `serde_json::Map`
     /// (with [`FreeForm::Raw`], it is of this type too). A type that holds a `HashMap`
     /// derives neither `Eq` nor `Hash` ([`unordered_maps`]).
     pub map_type: Option<String>,
@@ -234,6 +237,12 @@ impl Settings {
             if let Some(r) = &t.rename {
                 syn::parse_str::<syn::Ident>(r)
                     .map_err(|e| bad(&format!("rename of `{name}`"), r, e))?;
+                if r.starts_with("r#") {
+                    return Err(Error::msg(format!(
+                        "settings: the rename of `{name}`, `{r}`, is a raw identifier; a type \
+                         name needs none"
+                    )));
+                }
             }
             if let Some(r) = &t.replace {
                 syn::parse_str::<syn::Type>(r)
@@ -303,6 +312,52 @@ fn needs(ty: &TypeRef, gone: &BTreeSet<String>) -> bool {
     names.iter().any(|n| gone.contains(n))
 }
 
+/// Checks that every definition `settings` names (in `types` and `exclude`) is one of
+/// `model`'s (the model before anything is left out): a typo must not pass silently.
+pub fn check_names(settings: &Settings, model: &Model) -> Result<(), Error> {
+    let defined: BTreeSet<&str> = model.types.iter().filter_map(schema_name).collect();
+    for (name, what) in settings
+        .types
+        .keys()
+        .map(|n| (n, "types"))
+        .chain(settings.exclude.iter().map(|n| (n, "exclude")))
+    {
+        if !defined.contains(name.as_str()) {
+            return Err(Error::msg(format!(
+                "settings: {what} names `{name}`, which is no definition of the schema"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The named types the model's types and methods refer to.
+fn referred(model: &Model) -> BTreeSet<String> {
+    let mut names = Vec::new();
+    for t in &model.types {
+        match &t.kind {
+            Kind::Struct { fields, additional } => {
+                fields.iter().for_each(|f| named_in(&f.ty, &mut names));
+                additional.iter().for_each(|a| named_in(a, &mut names));
+            }
+            Kind::Union { variants, .. } => {
+                variants.iter().for_each(|v| named_in(&v.ty, &mut names))
+            }
+            Kind::Alias { target, .. } => named_in(target, &mut names),
+            Kind::StringEnum { .. } => {}
+        }
+    }
+    for m in &model.methods {
+        if let Some(p) = &m.params {
+            named_in(p, &mut names);
+        }
+        names.extend(m.result.iter().cloned());
+        names.extend(m.results.iter().cloned());
+        names.push(m.definition.clone());
+    }
+    names.into_iter().collect()
+}
+
 /// Leaves the `exclude`d definitions out of `model`, and what cannot be without them:
 /// - a struct member that needs a removed type: dropped if optional (an open object keeps
 ///   the member's JSON among its other properties), else the struct goes too;
@@ -321,6 +376,13 @@ pub fn prune(model: &mut Model, exclude: &[String]) -> Result<Applied, Error> {
         .types
         .iter()
         .filter_map(|t| schema_name(t).map(|s| (s, t.name.as_str())))
+        .collect();
+    let referred_before = referred(model);
+    let unreferenced_before: BTreeSet<String> = model
+        .types
+        .iter()
+        .filter(|t| !referred_before.contains(&t.name))
+        .map(|t| t.name.clone())
         .collect();
     let mut gone: BTreeSet<String> = BTreeSet::new();
     for name in exclude {
@@ -420,6 +482,21 @@ pub fn prune(model: &mut Model, exclude: &[String]) -> Result<Applied, Error> {
     for m in &mut model.methods {
         m.results.retain(|r| !gone.contains(r));
         m.via.retain(|v| !gone.contains(v));
+    }
+    // The anonymous types of what is gone (an arm, a member's object) go with it: an
+    // anonymous type no kept type or method refers to any more (one none referred to
+    // before stays).
+    loop {
+        let referred = referred(model);
+        let before = model.types.len();
+        model.types.retain(|t| {
+            matches!(t.origin, Origin::Definition(_))
+                || referred.contains(&t.name)
+                || unreferenced_before.contains(&t.name)
+        });
+        if model.types.len() == before {
+            break;
+        }
     }
     // Constants no type refers to any more.
     let mut used = BTreeSet::new();
@@ -565,14 +642,11 @@ impl Resolved {
             .collect();
         let mut per_type: Vec<(String, Vec<syn::Attribute>)> = Vec::new();
         for (schema, t) in &settings.types {
+            // A definition left out (by `exclude`, or as what needs one) may still have
+            // settings; that every name is a definition is checked before leaving out
+            // ([`check_names`]).
             let Some(rust) = by_schema.get(schema.as_str()) else {
-                // A definition left out by `exclude` may still have settings.
-                if settings.exclude.contains(schema) {
-                    continue;
-                }
-                return Err(Error::msg(format!(
-                    "settings: types names `{schema}`, which is no definition of the schema"
-                )));
+                continue;
             };
             if let Some(new) = &t.rename {
                 out.renames.insert(rust.to_string(), new.clone());
@@ -780,67 +854,75 @@ fn without_derived(existing: &[syn::Attribute], added: Vec<syn::Attribute>) -> V
     out
 }
 
-/// Renames identifiers in emitted tokens: every identifier in `renames` (outside the
-/// runtime's paths, `crate::rt::...`), and its mentions in doc strings (`` `Name` ``,
-/// `[Name]`, `super::Name`).
+/// Whether `trees[i]` follows a `::` (a path segment after the first).
+fn after_path_colons(trees: &[TokenTree], i: usize) -> bool {
+    i >= 2
+        && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == ':')
+        && matches!(&trees[i - 2], TokenTree::Punct(p) if p.as_char() == ':' && p.spacing() == Spacing::Joint)
+}
+
+/// Whether `trees[i]` follows `super::`.
+fn after_super(trees: &[TokenTree], i: usize) -> bool {
+    after_path_colons(trees, i)
+        && i >= 3
+        && matches!(&trees[i - 3], TokenTree::Ident(s) if s == "super")
+}
+
+/// Renames the types of `renames` in emitted tokens: an identifier that starts a path (or
+/// stands alone) in the version's own module file (`in_module`), or follows `super::` in
+/// a submodule's (where a bare name is the submodule's own: a method marker, a const
+/// marker). An identifier further along another path (`serde_json::Number`,
+/// `crate::rt::jsonrpc::Request`, `consts::Resource`, a replacement's path) is not the
+/// type's. Doc strings get the same rule ([`rename_words`]), but for a bare word, which
+/// names the type in every file's docs (a submodule's prose and examples name the types).
 pub(crate) fn rename_tokens(
     tokens: TokenStream,
     renames: &BTreeMap<String, String>,
+    in_module: bool,
 ) -> TokenStream {
     if renames.is_empty() {
         return tokens;
     }
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out = Vec::with_capacity(trees.len());
-    // Whether the identifiers being read are segments of a runtime path.
-    let mut in_runtime = false;
     let mut doc_next = false;
     for (i, tree) in trees.iter().enumerate() {
-        let after_colons = i >= 2
-            && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == ':')
-            && matches!(&trees[i - 2], TokenTree::Punct(p) if p.as_char() == ':' && p.spacing() == Spacing::Joint);
         match tree {
             TokenTree::Ident(id) => {
                 let name = id.to_string();
-                if name == "rt"
-                    && i >= 3
-                    && after_colons
-                    && matches!(&trees[i - 3], TokenTree::Ident(c) if c == "crate")
-                {
-                    in_runtime = true;
-                } else if !after_colons {
-                    in_runtime = false;
-                }
                 doc_next = name == "doc";
+                let ours = if after_path_colons(&trees, i) {
+                    after_super(&trees, i)
+                } else {
+                    in_module
+                };
                 match renames.get(&name) {
-                    Some(new) if !in_runtime => {
+                    Some(new) if ours => {
                         out.push(TokenTree::Ident(proc_macro2::Ident::new(new, id.span())))
                     }
                     _ => out.push(tree.clone()),
                 }
             }
             TokenTree::Punct(p) => {
-                if p.as_char() != ':' {
-                    in_runtime = false;
-                }
                 if p.as_char() != '=' {
                     doc_next = false;
                 }
                 out.push(tree.clone());
             }
             TokenTree::Literal(lit) => {
-                in_runtime = false;
+                // In the docs a bare name is the module's type in every file: a
+                // submodule's prose and examples (`use module::*`) name the types.
                 let renamed = if std::mem::take(&mut doc_next) {
-                    rename_doc(lit, renames)
+                    rename_doc(lit, renames, true)
                 } else {
                     None
                 };
                 out.push(TokenTree::Literal(renamed.unwrap_or_else(|| lit.clone())));
             }
             TokenTree::Group(g) => {
-                in_runtime = false;
                 doc_next = false;
-                let mut group = Group::new(g.delimiter(), rename_tokens(g.stream(), renames));
+                let mut group =
+                    Group::new(g.delimiter(), rename_tokens(g.stream(), renames, in_module));
                 group.set_span(g.span());
                 out.push(TokenTree::Group(group));
             }
@@ -851,10 +933,14 @@ pub(crate) fn rename_tokens(
 }
 
 /// A doc string with the renamed types' mentions renamed, if it has any.
-fn rename_doc(lit: &Literal, renames: &BTreeMap<String, String>) -> Option<Literal> {
+fn rename_doc(
+    lit: &Literal,
+    renames: &BTreeMap<String, String>,
+    in_module: bool,
+) -> Option<Literal> {
     let parsed: syn::LitStr = syn::parse2(TokenTree::Literal(lit.clone()).into()).ok()?;
     let text = parsed.value();
-    let renamed = rename_words(&text, renames);
+    let renamed = rename_words(&text, renames, in_module);
     (renamed != text).then(|| {
         let mut l = Literal::string(&renamed);
         l.set_span(lit.span());
@@ -862,14 +948,57 @@ fn rename_doc(lit: &Literal, renames: &BTreeMap<String, String>) -> Option<Liter
     })
 }
 
-/// `text` with each whole word that `renames` names replaced.
-pub(crate) fn rename_words(text: &str, renames: &BTreeMap<String, String>) -> String {
+/// `text` with each whole word that `renames` names replaced, by the rule of
+/// [`rename_tokens`]: a word after `super::` always; a word after another `::` never
+/// (`crate::rt::method::Request` in a link); any other word in the module's own file. The
+/// label of a link (`[label](target)`) follows its target: renamed where the target is.
+pub(crate) fn rename_words(
+    text: &str,
+    renames: &BTreeMap<String, String>,
+    in_module: bool,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        // The next link: `[`, its label, `](`, its target, `)`.
+        let link = rest.find("](").and_then(|close| {
+            let open = rest[..close].rfind('[')?;
+            let end = close + 2 + rest[close + 2..].find(')')?;
+            Some((open, close, end))
+        });
+        let Some((open, close, end)) = link else {
+            out.push_str(&rename_plain(rest, renames, in_module));
+            return out;
+        };
+        out.push_str(&rename_plain(&rest[..open], renames, in_module));
+        let (label, target) = (&rest[open + 1..close], &rest[close + 2..end]);
+        let new_target = rename_plain(target, renames, in_module);
+        let new_label = if new_target != target {
+            rename_plain(label, renames, true)
+        } else {
+            label.to_string()
+        };
+        out.push_str(&format!("[{new_label}]({new_target})"));
+        rest = &rest[end + 1..];
+    }
+}
+
+/// [`rename_words`] on text without links.
+fn rename_plain(text: &str, renames: &BTreeMap<String, String>, in_module: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
+        let ours = match out.strip_suffix("::") {
+            Some(before) => {
+                before.ends_with("super")
+                    && !before[..before.len() - 5]
+                        .ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            }
+            None => in_module,
+        };
         match renames.get(word.as_str()) {
-            Some(new) => out.push_str(new),
-            None => out.push_str(word),
+            Some(new) if ours => out.push_str(new),
+            _ => out.push_str(word),
         }
         word.clear();
     };
@@ -883,6 +1012,82 @@ pub(crate) fn rename_words(text: &str, renames: &BTreeMap<String, String>) -> St
     }
     flush(&mut word, &mut out);
     out
+}
+
+/// Re-roots the paths of emitted tokens: `crate::rt` becomes `runtime` (the runtime's path
+/// in the settings), and, where that is not this repository's re-export, a path that
+/// starts with `serde_json` or `serde` goes through the runtime's re-export of them (a
+/// seeded crate needs no dependency of its own on them). Doc strings get the same, on
+/// their text ([`reroot`]). Other literals (wire names, values) are never touched.
+pub(crate) fn reroot_tokens(tokens: TokenStream, runtime: &str) -> TokenStream {
+    if runtime == REPOSITORY_RUNTIME {
+        return tokens;
+    }
+    let runtime_tokens: TokenStream = runtime.parse().unwrap_or_default();
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
+    let colons = |at: usize| {
+        matches!(trees.get(at), Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == Spacing::Joint)
+            && matches!(trees.get(at + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':')
+    };
+    let (mut i, mut doc_next) = (0, false);
+    while i < trees.len() {
+        let tree = &trees[i];
+        match tree {
+            TokenTree::Ident(id) if !after_path_colons(&trees, i) && colons(i + 1) => {
+                let name = id.to_string();
+                doc_next = false;
+                if name == "crate"
+                    && matches!(trees.get(i + 3), Some(TokenTree::Ident(r)) if r == "rt")
+                {
+                    out.extend(runtime_tokens.clone());
+                    i += 4;
+                    continue;
+                }
+                if name == "serde_json" || name == "serde" {
+                    out.extend(runtime_tokens.clone());
+                    out.extend(quote::quote!(::));
+                }
+                out.push(tree.clone());
+            }
+            TokenTree::Ident(id) => {
+                // A doc string, or the type path a `schemars(with = "...")` names.
+                doc_next = *id == "doc" || *id == "with";
+                out.push(tree.clone());
+            }
+            TokenTree::Punct(p) => {
+                if p.as_char() != '=' {
+                    doc_next = false;
+                }
+                out.push(tree.clone());
+            }
+            TokenTree::Literal(lit) if std::mem::take(&mut doc_next) => {
+                let text = syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into())
+                    .ok()
+                    .map(|l| l.value());
+                match text {
+                    Some(text) => {
+                        let moved = reroot(&text, "crate::rt::", &format!("{runtime}::"));
+                        let moved =
+                            reroot(&moved, "serde_json::", &format!("{runtime}::serde_json::"));
+                        let mut l = Literal::string(&moved);
+                        l.set_span(lit.span());
+                        out.push(TokenTree::Literal(l));
+                    }
+                    None => out.push(tree.clone()),
+                }
+            }
+            TokenTree::Literal(_) => out.push(tree.clone()),
+            TokenTree::Group(g) => {
+                doc_next = false;
+                let mut group = Group::new(g.delimiter(), reroot_tokens(g.stream(), runtime));
+                group.set_span(g.span());
+                out.push(TokenTree::Group(group));
+            }
+        }
+        i += 1;
+    }
+    out.into_iter().collect()
 }
 
 /// `text` with each path that starts `from` (a whole path segment sequence, not the tail
@@ -947,7 +1152,19 @@ pub(crate) fn json_schema(file: &mut syn::File, choice: JsonSchema) {
                     (Some((false, _)), _) => {}
                     (Some((true, _)), JsonSchema::Never) => {}
                     (Some((true, inner)), _) => {
-                        kept.push(syn::parse_quote!(#[#inner]));
+                        // `cfg_attr(feature = "...", a, b)`: each of its attributes.
+                        let metas = syn::parse::Parser::parse2(
+                            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                            inner,
+                        );
+                        match metas {
+                            Ok(metas) => kept.extend(
+                                metas
+                                    .into_iter()
+                                    .map(|m| -> syn::Attribute { syn::parse_quote!(#[#m]) }),
+                            ),
+                            Err(_) => kept.push(attr),
+                        }
                     }
                 }
             }
@@ -1024,10 +1241,16 @@ mod tests {
         let renames = BTreeMap::from([("Tool".to_string(), "McpTool".to_string())]);
         assert_eq!(
             rename_words(
-                "[`Tool`] and Tools, ToolAnnotations, super::Tool.",
-                &renames
+                "[`Tool`] and Tools, ToolAnnotations, super::Tool, rt::Tool, mysuper::Tool.",
+                &renames,
+                true
             ),
-            "[`McpTool`] and Tools, ToolAnnotations, super::McpTool."
+            "[`McpTool`] and Tools, ToolAnnotations, super::McpTool, rt::Tool, mysuper::Tool."
+        );
+        // In a submodule, only `super::` names the type.
+        assert_eq!(
+            rename_words("[`Tool`], [`Tool`](super::Tool)", &renames, false),
+            "[`Tool`], [`McpTool`](super::McpTool)"
         );
     }
 
@@ -1035,15 +1258,50 @@ mod tests {
     fn tokens_rename_outside_runtime_paths() {
         let renames = BTreeMap::from([("Request".to_string(), "McpRequest".to_string())]);
         let tokens: TokenStream = syn::parse_quote! {
-            /// A [`Request`].
-            struct Request { a: crate::rt::jsonrpc::Request, b: super::Request, c: Vec<Request> }
+            /// A [`Request`], not [`Request`](crate::rt::jsonrpc::Request).
+            struct Request { a: crate::rt::jsonrpc::Request, b: super::Request, c: Vec<Request>, d: serde_json::Request }
         };
-        let out = rename_tokens(tokens, &renames).to_string();
+        let out = rename_tokens(tokens.clone(), &renames, true).to_string();
         assert!(out.contains("struct McpRequest"), "{out}");
         assert!(out.contains("crate :: rt :: jsonrpc :: Request"), "{out}");
         assert!(out.contains("super :: McpRequest"), "{out}");
         assert!(out.contains("Vec < McpRequest >"), "{out}");
-        assert!(out.contains("[`McpRequest`]"), "{out}");
+        assert!(out.contains("serde_json :: Request"), "{out}");
+        assert!(
+            out.contains("[`McpRequest`], not [`Request`](crate::rt::jsonrpc::Request)"),
+            "{out}"
+        );
+        // In a submodule a bare name is the submodule's own; `super::` names the type.
+        let out = rename_tokens(tokens, &renames, false).to_string();
+        assert!(out.contains("struct Request"), "{out}");
+        assert!(out.contains("super :: McpRequest"), "{out}");
+    }
+
+    #[test]
+    fn reroot_moves_paths_not_wire_strings() {
+        let tokens: TokenStream = syn::parse_quote! {
+            /// See [`x`](crate::rt::x).
+            crate::rt::open_object! { A { b: "crate::rt::b" } }
+            type C = serde_json::Value;
+            type D = ::serde::de::IgnoredAny;
+            type E = my::serde_json::Value;
+        };
+        let out = reroot_tokens(tokens, "::mcp_spec_rt").to_string();
+        assert!(out.contains(":: mcp_spec_rt :: open_object !"), "{out}");
+        assert!(
+            out.contains("\"crate::rt::b\""),
+            "a wire string moved: {out}"
+        );
+        assert!(out.contains("(::mcp_spec_rt::x)"), "{out}");
+        assert!(
+            out.contains("type C = :: mcp_spec_rt :: serde_json :: Value"),
+            "{out}"
+        );
+        assert!(
+            out.contains("type D = :: serde :: de"),
+            "a rooted path moved: {out}"
+        );
+        assert!(out.contains("my :: serde_json :: Value"), "{out}");
     }
 
     #[test]

@@ -72,10 +72,7 @@ fn generate_writes_a_module_and_its_manifest_and_check_agrees() {
     let o = run(&args);
     assert!(o.status.success(), "{}", text(&o));
     // A schema that is not MCP's: types (and its constants), no methods or handlers.
-    assert_eq!(
-        names(&out),
-        [".mcp-codegen.keywords.json", "consts.rs", "mod.rs"]
-    );
+    assert_eq!(names(&out), [".mcp-codegen.json", "consts.rs", "mod.rs"]);
     let module = std::fs::read_to_string(out.join("mod.rs")).unwrap();
     let header = module.lines().next().unwrap();
     assert!(
@@ -99,6 +96,30 @@ fn generate_writes_a_module_and_its_manifest_and_check_agrees() {
     let check: Vec<&str> = args.iter().copied().chain(["--check"]).collect();
     let o = run(&check);
     assert!(o.status.success(), "{}", text(&o));
+
+    // The options in another order are the same command.
+    let a = generate(
+        &out,
+        &[
+            "--derive",
+            "Hash",
+            "--map-type",
+            "::std::collections::HashMap",
+        ],
+    );
+    assert!(a.status.success(), "{}", text(&a));
+    let b = generate(
+        &out,
+        &[
+            "--map-type",
+            "::std::collections::HashMap",
+            "--check",
+            "--derive",
+            "Hash",
+        ],
+    );
+    assert!(b.status.success(), "{}", text(&b));
+    assert!(run(&args).status.success());
 
     // A file changed by hand: stale, exit 1, named.
     std::fs::write(out.join("consts.rs"), "// edited\n").unwrap();
@@ -134,41 +155,78 @@ fn a_file_the_command_did_not_write_is_never_overwritten() {
 fn files_no_longer_generated_go_only_if_unchanged_and_others_stay() {
     let dir = scratch("orphans");
     let out = dir.join("out");
-    let schema = schema();
-    let (s, o) = (schema.to_str().unwrap(), out.to_str().unwrap());
-    assert!(
-        run(&["generate", "--schema", s, "--out", o])
-            .status
-            .success()
-    );
+    let without_consts = ["--exclude", "Location"]; // its tags are the schema's only consts
+    assert!(generate(&out, &[]).status.success());
     std::fs::write(out.join("notes.md"), "the user's own file\n").unwrap();
-    // consts.rs changed by hand; mod.rs not.
-    std::fs::write(out.join("consts.rs"), "// kept: edited\n").unwrap();
-    // Another layout: mod.rs and consts.rs are no longer generated.
-    let r = run(&[
-        "generate", "--schema", s, "--out", o, "--layout", "file", "--module", "keywords",
-    ]);
+    // consts.rs changed by hand, then no longer generated: kept, and said so.
+    std::fs::write(out.join("consts.rs"), "// edited\n").unwrap();
+    let r = generate(&out, &without_consts);
     assert!(r.status.success(), "{}", text(&r));
     assert!(text(&r).contains("kept: consts.rs"), "{}", text(&r));
     assert_eq!(
         names(&out),
-        [
-            ".mcp-codegen.keywords.json",
-            "consts.rs",
-            "keywords.rs",
-            "notes.md"
-        ]
+        [".mcp-codegen.json", "consts.rs", "mod.rs", "notes.md"]
     );
+    // Generated again, it is the generator's again; no longer generated and unchanged: removed.
+    assert!(generate(&out, &[]).status.success());
+    let r = generate(&out, &without_consts);
+    assert!(r.status.success(), "{}", text(&r));
+    assert_eq!(names(&out), [".mcp-codegen.json", "mod.rs", "notes.md"]);
     assert_eq!(
         std::fs::read_to_string(out.join("notes.md")).unwrap(),
         "the user's own file\n"
     );
-    let file = std::fs::read_to_string(out.join("keywords.rs")).unwrap();
+    // Another version into the same folder replaces the module (the folder is the module).
+    let r = generate(&out, &["--version", "other"]);
+    assert!(r.status.success(), "{}", text(&r));
     assert!(
-        file.contains("pub mod keywords {"),
+        std::fs::read_to_string(out.join("mod.rs"))
+            .unwrap()
+            .contains("`other`"),
+        "the module is the other version's"
+    );
+}
+
+/// Modules of one file each share a folder (as in `OUT_DIR`), each with its manifest;
+/// a manifest that names a file outside the folder is refused, and nothing is touched.
+#[test]
+fn modules_of_one_file_share_a_folder_and_manifests_stay_inside_it() {
+    let dir = scratch("one-file");
+    let out = dir.join("out");
+    for module in ["first", "second"] {
+        let r = generate(&out, &["--layout", "file", "--module", module]);
+        assert!(r.status.success(), "{}", text(&r));
+    }
+    assert_eq!(
+        names(&out),
+        [
+            ".mcp-codegen.first.json",
+            ".mcp-codegen.second.json",
+            "first.rs",
+            "second.rs"
+        ]
+    );
+    let file = std::fs::read_to_string(out.join("first.rs")).unwrap();
+    assert!(
+        file.contains("pub mod first {"),
         "one file declares the module"
     );
     assert!(file.contains("pub mod consts {"), "its submodules inline");
+
+    std::fs::write(dir.join("victim.rs"), "// not the generator's\n").unwrap();
+    std::fs::write(
+        out.join(".mcp-codegen.first.json"),
+        r#"{"generator": "x", "files": {"../victim.rs": "00"}}"#,
+    )
+    .unwrap();
+    let r = generate(&out, &["--layout", "file", "--module", "first"]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r));
+    assert!(
+        text(&r).contains("it names `../victim.rs`, which is no file of the folder"),
+        "{}",
+        text(&r)
+    );
+    assert!(dir.join("victim.rs").exists());
 }
 
 #[test]
@@ -225,6 +283,17 @@ fn settings_come_from_a_file_and_flags_override_it() {
         ),
         (vec!["--layout", "flat"], "--layout is tree or file"),
         (vec!["--frobnicate", "x"], "unknown option `--frobnicate`"),
+        (vec!["--module", "--check"], "--module needs a value"),
+        (vec!["--rename", "Item=r#Item2"], "is a raw identifier"),
+        (
+            vec![
+                "--config",
+                config.to_str().unwrap(),
+                "--config",
+                config.to_str().unwrap(),
+            ],
+            "--config is given twice",
+        ),
     ] {
         let o = generate(&out, &args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));

@@ -25,7 +25,7 @@ pub use serde;
 pub use serde_json;
 
 /// The version of the interface between this runtime and the code `mcp-codegen` generates
-/// for it. Generated code checks it at compile time (`const _: () = assert!(...)`) and
+/// for it. Generated code checks it at compile time (a `const _: ()` that panics) and
 /// fails, saying which runtime it needs, against a runtime of another interface. It
 /// changes whenever generated code of one would not compile, or would behave otherwise,
 /// against the other.

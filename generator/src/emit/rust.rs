@@ -173,7 +173,9 @@ fn macro_entries_one_a_line(file: &syn::File, text: String) -> String {
         out.push_str(line);
         out.push('\n');
         let code = line.trim_start();
-        let ours = code.starts_with("crate::") && starts.iter().any(|s| code.ends_with(s.as_str()));
+        // An invocation of one of the runtime's table macros, by whatever path the
+        // runtime is reached (`crate::rt::`, `::mcp_spec_rt::`).
+        let ours = code.contains("::") && starts.iter().any(|s| code.ends_with(s.as_str()));
         if ours {
             // prettyplease's block ends at the first closing brace indented as it opened.
             let indent = &line[..line.len() - code.len()];
