@@ -261,13 +261,27 @@ fn dialect_url(dialect: Dialect) -> &'static str {
 /// dropped; a `$schema` inside a definition (as converters write one into each) is
 /// dropped when it names the document's dialect, and refused when it names another;
 /// `title` becomes the `description` when there is none (else it is dropped); `pattern`
-/// is documented, not checked: a line of the `description` says it.
+/// is documented, not checked: a line of the `description` says it. A schema that is only
+/// `not` of the schema every value fits (`{"not": {}}`) is `false`, which it means; any
+/// other `not` stays, and is refused.
 pub fn fold_annotations(
     file: &str,
     dialect: Dialect,
     schema: &mut Value,
     at: &str,
 ) -> Result<(), Error> {
+    // `{"not": {}}` (or `{"not": true}`): no value is valid, as `false` says; the official
+    // extension schemas write a closed object's `additionalProperties` so.
+    let never = schema.as_object().is_some_and(|m| {
+        m.len() == 1
+            && m.get("not").is_some_and(|n| {
+                n.as_bool() == Some(true) || n.as_object().is_some_and(|o| o.is_empty())
+            })
+    });
+    if never {
+        *schema = Value::Bool(false);
+        return Ok(());
+    }
     let Value::Object(map) = schema else {
         return Ok(());
     };
