@@ -15,7 +15,7 @@ USAGE:
     mcp-codegen generate --schema FILE --out DIR [OPTIONS]
 
 It writes the module into DIR (a folder `mod.rs` with its submodules, or one file with
---layout file), with a manifest (.mcp-codegen.<module>.json) of what it wrote: it never overwrites
+--layout file), with a manifest (.mcp-codegen.json; .mcp-codegen.<module>.json for one file) of what it wrote: it never overwrites
 or removes a file it did not write. Add the runtime to your crate
 (`mcp-spec-rt`) and declare the module (`#[path = \"DIR/mod.rs\"] mod mcp;`).
 

@@ -613,20 +613,27 @@ pub trait Extra: Default {
     fn names(&self) -> Vec<&str>;
 }
 
-impl Extra for serde_json::Map<String, serde_json::Value> {
-    fn has(&self, key: &str) -> bool {
-        self.contains_key(key)
-    }
+/// `has` and `fill` of a map of `String` to values that decode themselves.
+macro_rules! extra_members {
+    () => {
+        fn has(&self, key: &str) -> bool {
+            self.contains_key(key)
+        }
 
-    fn fill<'de, A: serde::de::MapAccess<'de>>(
-        &mut self,
-        key: String,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        let value = map.next_value()?;
-        self.insert(key, value);
-        Ok(())
-    }
+        fn fill<'de, A: serde::de::MapAccess<'de>>(
+            &mut self,
+            key: String,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            let value = map.next_value()?;
+            self.insert(key, value);
+            Ok(())
+        }
+    };
+}
+
+impl Extra for serde_json::Map<String, serde_json::Value> {
+    extra_members!();
 
     fn names(&self) -> Vec<&str> {
         self.keys().map(String::as_str).collect()
@@ -634,19 +641,7 @@ impl Extra for serde_json::Map<String, serde_json::Value> {
 }
 
 impl Extra for std::collections::BTreeMap<String, crate::raw::RawJson> {
-    fn has(&self, key: &str) -> bool {
-        self.contains_key(key)
-    }
-
-    fn fill<'de, A: serde::de::MapAccess<'de>>(
-        &mut self,
-        key: String,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        let value = map.next_value()?;
-        self.insert(key, value);
-        Ok(())
-    }
+    extra_members!();
 
     fn names(&self) -> Vec<&str> {
         self.keys().map(String::as_str).collect()
@@ -657,19 +652,7 @@ impl Extra for std::collections::BTreeMap<String, crate::raw::RawJson> {
 impl<S: std::hash::BuildHasher + Default> Extra
     for std::collections::HashMap<String, crate::raw::RawJson, S>
 {
-    fn has(&self, key: &str) -> bool {
-        self.contains_key(key)
-    }
-
-    fn fill<'de, A: serde::de::MapAccess<'de>>(
-        &mut self,
-        key: String,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        let value = map.next_value()?;
-        self.insert(key, value);
-        Ok(())
-    }
+    extra_members!();
 
     fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.keys().map(String::as_str).collect();
