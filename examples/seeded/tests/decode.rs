@@ -154,8 +154,10 @@ fn the_settings_hold() {
     let info = mcp::PeerInfo::new("seeded", "0.0.0");
     let params = mcp::InitializeRequestParams::new("2025-11-25", Default::default(), info.clone());
     assert_eq!(params.client_info, info);
-    // The extra derives: roles order.
-    assert!(mcp::Role::Assistant < mcp::Role::User || mcp::Role::User < mcp::Role::Assistant);
+    // The extra derives: roles order as their wire values sort.
+    let mut roles = vec![mcp::Role::User, mcp::Role::Assistant];
+    roles.sort();
+    assert_eq!(roles, [mcp::Role::Assistant, mcp::Role::User]);
     // The replacement: an icon is this crate's, and keeps what it does not name.
     let icon: seeded::icon::Icon =
         serde_json::from_str(r#"{"src": "https://x/i.png", "mimeType": "image/png"}"#).unwrap();
