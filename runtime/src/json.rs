@@ -106,7 +106,7 @@ pub(crate) fn check_bytes(bytes: &[u8]) -> Result<(&str, Checked<'_>), JsonError
     check(text).map(|checked| (text, checked))
 }
 
-fn utf8(bytes: &[u8]) -> Result<&str, JsonError> {
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, JsonError> {
     std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         error_at(&bytes[..at], at, "invalid UTF-8".into(), String::new())
@@ -117,12 +117,7 @@ fn utf8(bytes: &[u8]) -> Result<&str, JsonError> {
 /// its elements, noting nothing: what deciding whether to decode a batch at all needs.
 pub(crate) fn count_batch(bytes: &[u8]) -> Result<usize, JsonError> {
     let text = utf8(bytes)?;
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        at: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(text, 0);
     let mut whole = || {
         p.ws();
         let (_, count) = p.array(false)?;
@@ -138,13 +133,13 @@ pub(crate) fn count_batch(bytes: &[u8]) -> Result<usize, JsonError> {
 
 /// A member name: its raw text (without quotes) and whether it has escapes.
 #[derive(Clone, Copy, Default)]
-struct Key<'a> {
-    raw: &'a str,
-    escaped: bool,
+pub(crate) struct Key<'a> {
+    pub(crate) raw: &'a str,
+    pub(crate) escaped: bool,
 }
 
 impl<'a> Key<'a> {
-    fn name(self) -> Cow<'a, str> {
+    pub(crate) fn name(self) -> Cow<'a, str> {
         if self.escaped {
             Cow::Owned(unescape(self.raw))
         } else {
@@ -166,14 +161,14 @@ impl<'a> Key<'a> {
 const SCAN: usize = 16;
 
 /// The member names of the object being read, to find one given twice.
-struct Names<'a> {
+pub(crate) struct Names<'a> {
     first: [Key<'a>; SCAN],
     len: usize,
     rest: Option<HashSet<Cow<'a, str>>>,
 }
 
 impl<'a> Names<'a> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Names {
             first: [Key::default(); SCAN],
             len: 0,
@@ -182,7 +177,7 @@ impl<'a> Names<'a> {
     }
 
     /// Notes `key`; whether the object had it already.
-    fn repeated(&mut self, key: Key<'a>) -> bool {
+    pub(crate) fn repeated(&mut self, key: Key<'a>) -> bool {
         if self.len < SCAN {
             let seen = self.first[..self.len].iter().any(|k| k.same(key));
             self.first[self.len] = key;
@@ -197,7 +192,7 @@ impl<'a> Names<'a> {
 }
 
 /// Where the members of an object being read go.
-enum Note<'n, 'a> {
+pub(crate) enum Note<'n, 'a> {
     /// Nowhere.
     No,
     /// It is a message: its members, and those of its `params`.
@@ -207,15 +202,15 @@ enum Note<'n, 'a> {
 }
 
 /// One step of the path to a fault, innermost first while the reading unwinds.
-enum Step<'a> {
+pub(crate) enum Step<'a> {
     Key(Key<'a>),
     Index(usize),
 }
 
 /// A fault found while reading: what, where in the text, and the path, built as the
 /// reading returns through the containers around it.
-struct Fault<'a> {
-    what: String,
+pub(crate) struct Fault<'a> {
+    pub(crate) what: String,
     at: usize,
     steps: Vec<Step<'a>>,
 }
@@ -236,12 +231,34 @@ impl<'a> Fault<'a> {
     }
 }
 
-struct Parser<'a> {
-    text: &'a str,
-    bytes: &'a [u8],
-    at: usize,
+pub(crate) struct Parser<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) bytes: &'a [u8],
+    pub(crate) at: usize,
     /// How many arrays and objects are open.
-    depth: usize,
+    pub(crate) depth: usize,
+    /// The path of an error while decoding ([`read`](super::read)), innermost first.
+    pub(crate) steps: Vec<Step<'a>>,
+    /// The depth at which a member `_meta` is noted (a message's `params` decoded in
+    /// place: 2); 0 for none.
+    pub(crate) meta_depth: usize,
+    /// The text of the `_meta` noted.
+    pub(crate) meta: Option<&'a str>,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser at the start of `text`, inside `depth` arrays and objects.
+    pub(crate) fn new(text: &'a str, depth: usize) -> Self {
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            at: 0,
+            depth,
+            steps: Vec::new(),
+            meta_depth: 0,
+            meta: None,
+        }
+    }
 }
 
 /// Checks `text` (see the [module docs](self)) and notes the message's members.
@@ -249,13 +266,24 @@ struct Parser<'a> {
 /// It reads by recursive descent, one call per array or object, so the depth of the
 /// recursion is bounded by [`MAX_DEPTH`]: deeper nesting is refused before it is entered.
 pub(crate) fn check(text: &str) -> Result<Checked<'_>, JsonError> {
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        at: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(text, 0);
     p.top().map_err(|fault| p.error(fault))
+}
+
+/// Checks `text` as one value inside `depth` arrays and objects, noting nothing: what a
+/// decoding that failed asks, to tell a fault of the JSON layer from one of the schema.
+pub(crate) fn check_value(text: &str, depth: usize) -> Result<(), JsonError> {
+    let mut p = Parser::new(text, depth);
+    let mut whole = || {
+        p.value(Note::No)?;
+        p.ws();
+        if p.at < p.bytes.len() {
+            return Err(p.fail("trailing characters"));
+        }
+        Ok(())
+    };
+    let checked = whole();
+    checked.map_err(|fault| p.error(fault))
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;
@@ -298,7 +326,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Reads one value (after any whitespace); an object's members go where `note` says.
-    fn value(&mut self, note: Note<'_, 'a>) -> Result<(), Fault<'a>> {
+    pub(crate) fn value(&mut self, note: Note<'_, 'a>) -> Result<(), Fault<'a>> {
         self.ws();
         match self.bytes.get(self.at) {
             Some(b'{') => self.object(note),
@@ -314,7 +342,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Enters an array or object (at its opening bracket), if the nesting allows.
-    fn open(&mut self) -> Result<(), Fault<'a>> {
+    pub(crate) fn open(&mut self) -> Result<(), Fault<'a>> {
         if self.depth >= MAX_DEPTH {
             return Err(self.fail(&format!(
                 "nesting deeper than {MAX_DEPTH} arrays and objects"
@@ -444,7 +472,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Reads a string (at its opening quote): its raw inside, and whether it has escapes.
-    fn string(&mut self) -> Result<(&'a str, bool), Fault<'a>> {
+    pub(crate) fn string(&mut self) -> Result<(&'a str, bool), Fault<'a>> {
         self.at += 1;
         let start = self.at;
         let mut escaped = false;
@@ -528,7 +556,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Reads a number; one a double cannot hold is a fault, as serde_json says.
-    fn number(&mut self) -> Result<(), Fault<'a>> {
+    pub(crate) fn number(&mut self) -> Result<(), Fault<'a>> {
         let start = self.at;
         if self.bytes.get(self.at) == Some(&b'-') {
             self.at += 1;
@@ -576,7 +604,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn literal(&mut self, word: &[u8]) -> Result<(), Fault<'a>> {
+    pub(crate) fn literal(&mut self, word: &[u8]) -> Result<(), Fault<'a>> {
         if self.bytes.get(self.at..self.at + word.len()) != Some(word) {
             return Err(self.fail("expected a value"));
         }
@@ -585,7 +613,7 @@ impl<'a> Parser<'a> {
     }
 
     #[inline]
-    fn ws(&mut self) {
+    pub(crate) fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.at) {
             self.at += 1;
         }
@@ -593,7 +621,7 @@ impl<'a> Parser<'a> {
 
     /// A fault here; the containers around it add their steps of the path.
     #[cold]
-    fn fail(&self, what: &str) -> Fault<'a> {
+    pub(crate) fn fail(&self, what: &str) -> Fault<'a> {
         Fault {
             what: what.to_string(),
             at: self.at,
@@ -603,7 +631,7 @@ impl<'a> Parser<'a> {
 
     /// The error of a fault: its position as a line and column, its path.
     #[cold]
-    fn error(&self, fault: Fault<'a>) -> JsonError {
+    pub(crate) fn error(&self, fault: Fault<'a>) -> JsonError {
         let mut path = String::new();
         for step in fault.steps.iter().rev() {
             match step {
@@ -635,20 +663,28 @@ pub(crate) fn kind(first: u8) -> &'static str {
 }
 
 /// The text of a valid JSON string's inside, unescaped.
-fn unescape(raw: &str) -> String {
+pub(crate) fn unescape(raw: &str) -> String {
     let quoted = format!("\"{raw}\"");
     serde_json::from_str::<String>(&quoted).unwrap_or_else(|_| raw.to_string())
 }
 
-/// An error at byte `at` (`prefix` is the text before it, for the line and column).
-fn error_at(prefix: &[u8], at: usize, what: String, path: String) -> JsonError {
+/// The line and column (from 1) of the last byte of `prefix`; column 0 just after a line
+/// break.
+pub(crate) fn line_column(prefix: &[u8]) -> (usize, usize) {
     let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
-    let column = at
+    let column = prefix.len()
         - prefix
             .iter()
             .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1)
-        + 1;
+            .map_or(0, |i| i + 1);
+    (line, column)
+}
+
+/// An error at byte `at` (`prefix` is the text before it, for the line and column).
+fn error_at(prefix: &[u8], at: usize, what: String, path: String) -> JsonError {
+    let (line, column) = line_column(prefix);
+    let column = column + 1;
+    debug_assert_eq!(prefix.len(), at);
     JsonError {
         what,
         path,

@@ -42,13 +42,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::json::{self, Checked, Noted};
+use super::json::{self, Checked, Noted, Parser};
 use super::method::Request;
 use super::path::{self, DecodeError};
 use super::serde_helpers::exact_integer;
 
 /// The member of a request or notification that holds its params.
 pub const PARAMS: &str = "params";
+
+/// The member of params (and results) that holds what the protocol attaches.
+pub(crate) const META: &str = "_meta";
 
 /// JSON-RPC's standard error codes.
 pub mod codes {
@@ -365,11 +368,11 @@ pub trait MethodSet: Sized {
     /// The enum's name, for error messages.
     const NAME: &'static str;
 
-    /// Decodes the params of `method` from their JSON text, checked by the JSON layer
-    /// (`None` when the message has no `params`); `Ok(None)` if the set has no such
-    /// method.
+    /// Decodes the params of `method` (in place in the message being read, or from their
+    /// checked text; absent when the message has none); `Ok(None)` if the set has no such
+    /// method, the params then left unread.
     #[doc(hidden)]
-    fn decode_checked(method: &str, params: Option<&str>) -> Result<Option<Self>, DecodeError>;
+    fn decode_checked(method: &str, params: Payload<'_, '_>) -> Result<Option<Self>, DecodeError>;
 
     /// The catch-all variant for a method the set does not know.
     fn other(method: String, params: Option<Value>) -> Self;
@@ -544,6 +547,27 @@ pub fn decode<R: MethodSet, N: MethodSet>(
     bytes: &[u8],
     options: Options,
 ) -> Result<Message<R, N>, ProtocolError> {
+    if let Ok(text) = json::utf8(bytes) {
+        if let Some(read) = one_pass::<R, N, NoResults>(text, &mut |_| None) {
+            return Ok(read.message(|id, raw, extra| {
+                let raw = match raw {
+                    Ok(never) => match never {},
+                    Err(raw) => raw,
+                };
+                raw_response(id, raw, extra)
+            }));
+        }
+    }
+    decode_careful(bytes, options)
+}
+
+/// [`decode`] the careful way alone, as it reads what [`one_pass`] leaves: the tests hold
+/// the two readings to each other.
+#[doc(hidden)]
+pub fn decode_careful<R: MethodSet, N: MethodSet>(
+    bytes: &[u8],
+    options: Options,
+) -> Result<Message<R, N>, ProtocolError> {
     let (_, checked) = json::check_bytes(bytes).map_err(parse_error)?;
     let one = |noted| -> Result<Message<R, N>, ProtocolError> {
         let envelope = envelope(noted)?;
@@ -557,6 +581,169 @@ pub fn decode<R: MethodSet, N: MethodSet>(
             .collect::<Result<_, _>>()
             .map(Message::Batch),
     }
+}
+
+/// A message as [`one_pass`] read it.
+pub(crate) struct Read<'a, R, N, S> {
+    pub(crate) id: Option<Id>,
+    pub(crate) body: Body<'a, R, N, S>,
+    pub(crate) extra: Extra,
+    /// The text of the params' `_meta`.
+    pub(crate) meta: Option<&'a str>,
+}
+
+pub(crate) enum Body<'a, R, N, S> {
+    Request(R),
+    Notification(N),
+    /// A result, decoded by the method of the request it answers.
+    Typed(S),
+    /// A result whose method the caller did not know, as it came.
+    Result(&'a str),
+    Error(ErrorObject),
+}
+
+impl<'a, R, N, S> Read<'a, R, N, S> {
+    /// The message, a result given to `result`.
+    pub(crate) fn message<T: From<Message<R, N>>>(
+        self,
+        result: impl FnOnce(Id, Result<S, &'a str>, Extra) -> T,
+    ) -> T {
+        let Read {
+            id, body, extra, ..
+        } = self;
+        let message = match (body, id) {
+            (Body::Request(request), Some(id)) => Message::Request { id, request, extra },
+            (Body::Notification(notification), _) => Message::Notification {
+                notification,
+                extra,
+            },
+            (Body::Typed(typed), Some(id)) => return result(id, Ok(typed), extra),
+            (Body::Result(raw), Some(id)) => return result(id, Err(raw), extra),
+            (Body::Error(error), id) => Message::Error { id, error, extra },
+            // `one_pass` gives a request and a result only with an id.
+            (Body::Request(_) | Body::Typed(_) | Body::Result(_), None) => {
+                unreachable!("one_pass gives a request or result only with an id")
+            }
+        };
+        T::from(message)
+    }
+}
+
+/// No results: what reading a message asks of them where none is decoded ([`decode`],
+/// serving).
+pub(crate) enum NoResults {}
+
+impl ResultSet for NoResults {
+    type Method = ();
+
+    fn decode_checked(_: (), _: Payload<'_, '_>) -> Result<Self, ResultError> {
+        Err(ResultError {
+            method: String::new(),
+            error: DecodeError::custom("no result is decoded here"),
+            raw: RawResult("null".into()),
+        })
+    }
+}
+
+/// Reads one message object in one pass: each byte read once and checked as it is read
+/// ([`read`](super::read)), the params decoded in place by the `method` before them, a
+/// result by the method of the request its `id` (before it) answers, other members kept
+/// as they are read. That is how peers write messages. Anything else (`None`: another
+/// member order, a batch, an unknown method, anything wrong) is read again the careful way
+/// ([`json::check_bytes`], [`envelope`], [`finish`]), which answers as ever: the same
+/// parser and the same decoders, so the two readings agree on every message both read
+/// (tests hold them to it).
+pub(crate) fn one_pass<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
+    text: &'a str,
+    method_of: &mut dyn FnMut(&Id) -> Option<S::Method>,
+) -> Option<Read<'a, R, N, S>> {
+    let mut parser = Parser::new(text, 0);
+    parser.ws();
+    if parser.bytes.get(parser.at) != Some(&b'{') {
+        return None;
+    }
+    let mut members = super::read::Members::open(&mut parser).ok()?;
+    let mut version = false;
+    let mut id = None;
+    let mut method = None;
+    let mut body = None;
+    let mut extra = Extra::new();
+    let mut meta = None;
+    while let Some(key) = members.next_name().ok()? {
+        let p = members.parser();
+        let name = if key.escaped { "" } else { key.raw };
+        match name {
+            "jsonrpc" => {
+                version = p.skip().ok()? == "\"2.0\"";
+                if !version {
+                    return None;
+                }
+            }
+            "id" if body.is_none() => id = Some(id_of(p.skip().ok()?)?),
+            "method" if body.is_none() => {
+                let raw = p.skip().ok()?;
+                let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+                method = Some(inner).filter(|m| !m.contains('\\'));
+                method?;
+            }
+            PARAMS if body.is_none() => {
+                let method = method?;
+                p.ws();
+                if p.bytes.get(p.at) != Some(&b'{') {
+                    return None;
+                }
+                p.meta_depth = 2;
+                let decoded = match id {
+                    Some(_) => R::decode_checked(method, Payload(At::Here(p)))
+                        .ok()?
+                        .map(Body::Request),
+                    None => N::decode_checked(method, Payload(At::Here(p)))
+                        .ok()?
+                        .map(Body::Notification),
+                };
+                p.meta_depth = 0;
+                meta = p.meta.take();
+                body = Some(decoded?);
+            }
+            "result" if body.is_none() && method.is_none() => {
+                let known = method_of(id.as_ref()?);
+                body = Some(match known {
+                    Some(m) => Body::Typed(S::decode_checked(m, Payload(At::Here(p))).ok()?),
+                    None => Body::Result(p.skip().ok()?),
+                });
+            }
+            "error" if body.is_none() && method.is_none() => {
+                body = Some(Body::Error(ErrorObject::deserialize(&mut *p).ok()?));
+            }
+            "id" | "method" | PARAMS | "result" | "error" | "" => return None,
+            _ => {
+                let value = Value::deserialize(&mut *p).ok()?;
+                extra.insert(name.to_string(), value);
+            }
+        }
+    }
+    parser.ws();
+    if parser.at < parser.bytes.len() || !version {
+        return None;
+    }
+    let body = match (body, method) {
+        (Some(body), _) => body,
+        // A request or notification without params.
+        (None, Some(method)) => match id {
+            Some(_) => Body::Request(R::decode_checked(method, Payload::text(None)).ok()??),
+            None => Body::Notification(N::decode_checked(method, Payload::text(None)).ok()??),
+        },
+        (None, None) => return None,
+    };
+    if matches!(body, Body::Request(_) | Body::Typed(_) | Body::Result(_)) && id.is_none() {
+        return None;
+    }
+    Some(Read {
+        id,
+        body,
+        extra,
+        meta,
+    })
 }
 
 /// A result response whose result stays as it came.
@@ -771,7 +958,7 @@ pub(crate) fn envelope(noted: Noted<'_>) -> Result<Envelope<'_>, ProtocolError> 
     }
     let meta = noted
         .params
-        .and_then(|members| members.into_iter().find(|(k, _)| k == "_meta"))
+        .and_then(|members| members.into_iter().find(|(k, _)| k == META))
         .map(|(_, v)| v);
     Ok(Envelope {
         id,
@@ -875,7 +1062,7 @@ fn call<S: MethodSet>(
     params: Option<&str>,
     options: Options,
 ) -> Result<S, ProtocolError> {
-    match S::decode_checked(&method, params) {
+    match S::decode_checked(&method, Payload::text(params)) {
         Ok(Some(decoded)) => Ok(decoded),
         Ok(None) => match options.unknown_methods {
             UnknownMethods::Keep => Ok(S::other(method.into_owned(), params.map(value_of))),
@@ -907,15 +1094,15 @@ pub trait ResultSet: Sized {
     /// The version's `methods::Method` enum.
     type Method: Copy + fmt::Debug;
 
-    /// Decodes the `result` of a response to a request of `method` from its JSON text,
-    /// checked by the JSON layer; a method this side does not answer, or a result that
-    /// does not fit, is an error.
+    /// Decodes the `result` of a response to a request of `method` (in place in the
+    /// message being read, or from its checked text); a method this side does not
+    /// answer, or a result that does not fit, is an error.
     #[doc(hidden)]
-    fn decode_checked(method: Self::Method, raw: &str) -> Result<Self, ResultError>;
+    fn decode_checked(method: Self::Method, raw: Payload<'_, '_>) -> Result<Self, ResultError>;
 
     /// Decodes the `result` of a response to a request of `method`.
     fn decode(method: Self::Method, raw: &RawResult) -> Result<Self, ResultError> {
-        Self::decode_checked(method, raw.get())
+        Self::decode_checked(method, Payload::text(Some(raw.get())))
     }
 }
 
@@ -975,11 +1162,23 @@ pub fn receive_typed<R: MethodSet, N: MethodSet, S: ResultSet>(
     options: Options,
     mut method_of: impl FnMut(&Id) -> Option<S::Method>,
 ) -> Result<Incoming<R, N, S>, ProtocolError> {
+    if let Ok(text) = json::utf8(bytes) {
+        if let Some(read) = one_pass::<R, N, S>(text, &mut method_of) {
+            return Ok(read.message(|id, result, extra| match result {
+                Ok(typed) => Incoming::Result {
+                    id,
+                    result: Ok(typed),
+                    extra,
+                },
+                Err(raw) => Incoming::Message(raw_response(id, raw, extra)),
+            }));
+        }
+    }
     let (_, checked) = json::check_bytes(bytes).map_err(parse_error)?;
     let mut result = |id: Id, raw: &str, extra: Extra| match method_of(&id) {
         Some(method) => Incoming::Result {
             id,
-            result: S::decode_checked(method, raw),
+            result: S::decode_checked(method, Payload::text(Some(raw))),
             extra,
         },
         None => Incoming::Message(raw_response(id, raw, extra)),
@@ -1126,21 +1325,58 @@ pub fn encode_response<T: Serialize>(id: &Id, result: &T) -> Result<Vec<u8>, ser
     })
 }
 
-/// Decodes required params from their checked JSON text; absent params are an error.
+/// The `params` or `result` of a message as a generated decoder is handed them: in place
+/// in the message being read ([`decode`] reads each message in one pass), or as text the
+/// JSON layer checked, or absent.
 #[doc(hidden)]
-pub fn required<'a, T: Deserialize<'a>>(params: Option<&'a str>) -> Result<T, DecodeError> {
-    match params {
-        Some(p) => path::from_checked(p).map_err(DecodeError::without_position),
-        None => Err(DecodeError::custom("missing field `params`")),
+pub struct Payload<'p, 'de>(At<'p, 'de>);
+
+enum At<'p, 'de> {
+    Absent,
+    Text(&'de str),
+    Here(&'p mut Parser<'de>),
+}
+
+impl<'p, 'de> Payload<'p, 'de> {
+    /// Checked text, or nothing.
+    pub(crate) fn text(text: Option<&'de str>) -> Self {
+        Payload(text.map_or(At::Absent, At::Text))
+    }
+
+    /// Decodes `T`: in place, or from the text (then the error's path is the text's).
+    fn decode<T: Deserialize<'de>>(self) -> Option<Result<T, DecodeError>> {
+        match self.0 {
+            At::Absent => None,
+            At::Text(text) => Some(path::from_checked(text).map_err(DecodeError::without_position)),
+            // An error here is not reported: the message is read again, as text, to say
+            // what is wrong (see `one_pass`).
+            At::Here(parser) => Some(T::deserialize(parser).map_err(DecodeError::custom)),
+        }
+    }
+
+    /// The text, for an error that keeps it (none in place: that error is not reported).
+    fn text_of(&self) -> Option<&'de str> {
+        match self.0 {
+            At::Text(text) => Some(text),
+            At::Absent | At::Here(_) => None,
+        }
     }
 }
 
-/// Decodes optional params from their checked JSON text.
+/// Decodes required params; absent params are an error.
 #[doc(hidden)]
-pub fn optional<'a, T: Deserialize<'a>>(params: Option<&'a str>) -> Result<Option<T>, DecodeError> {
+pub fn required<'de, T: Deserialize<'de>>(params: Payload<'_, 'de>) -> Result<T, DecodeError> {
     params
-        .map(|p| path::from_checked(p).map_err(DecodeError::without_position))
-        .transpose()
+        .decode()
+        .unwrap_or_else(|| Err(DecodeError::custom("missing field `params`")))
+}
+
+/// Decodes optional params.
+#[doc(hidden)]
+pub fn optional<'de, T: Deserialize<'de>>(
+    params: Payload<'_, 'de>,
+) -> Result<Option<T>, DecodeError> {
+    params.decode().transpose()
 }
 
 /// A result that does not fit the method of the request it answers. Keeps the raw value.
@@ -1177,17 +1413,33 @@ impl std::error::Error for ResultError {
     }
 }
 
-/// Decodes the checked text of the `result` of a response to a request of method `M`.
+/// Decodes the `result` of a response to a request of method `M`, in place or from its
+/// checked text.
 #[doc(hidden)]
-pub fn decode_result_checked<M: Request>(raw: &str) -> Result<M::Result, ResultError> {
-    path::from_checked(raw).map_err(|error| ResultError {
+pub fn decode_result_checked<M: Request>(raw: Payload<'_, '_>) -> Result<M::Result, ResultError> {
+    let text = raw.text_of();
+    let decoded = raw
+        .decode()
+        .unwrap_or_else(|| Err(DecodeError::custom("no result")));
+    decoded.map_err(|error| ResultError {
         method: M::METHOD.to_string(),
-        error: error.without_position(),
-        raw: RawResult(raw.into()),
+        error,
+        raw: RawResult(text.unwrap_or("null").into()),
     })
+}
+
+/// The error of a result that does not fit, in the generated decoders: an error that
+/// keeps the result's text.
+#[doc(hidden)]
+pub fn result_error(method: &str, error: DecodeError, raw: &Payload<'_, '_>) -> ResultError {
+    ResultError {
+        method: method.to_string(),
+        error,
+        raw: RawResult(raw.text_of().unwrap_or("null").into()),
+    }
 }
 
 /// Decodes the `result` of a response to a request of method `M`.
 pub fn decode_result<M: Request>(raw: &RawResult) -> Result<M::Result, ResultError> {
-    decode_result_checked::<M>(raw.get())
+    decode_result_checked::<M>(Payload::text(Some(raw.get())))
 }

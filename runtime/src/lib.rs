@@ -7,18 +7,6 @@
 //! directly is only needed by crates of generated code of their own. The guide:
 //! <https://github.com/mcp-codegen/mcp-codegen/blob/main/docs/README.md>.
 
-/// Visitor methods of a wrapper visitor (a `visitor` field, `V::Value`) that pass a
-/// scalar on unchanged. Defined before the modules, which use it.
-macro_rules! forward_visit {
-    ($($method:ident: $ty:ty),* $(,)?) => {
-        $(
-            fn $method<E: serde::de::Error>(self, v: $ty) -> Result<V::Value, E> {
-                self.visitor.$method(v)
-            }
-        )*
-    };
-}
-
 /// The `serde` this crate is built with (the generated markers implement its traits).
 pub use serde;
 /// The `serde_json` this crate is built with.
@@ -29,7 +17,7 @@ pub use serde_json;
 /// fails, saying which runtime it needs, against a runtime of another interface. It
 /// changes whenever generated code of one would not compile, or would behave otherwise,
 /// against the other.
-pub const CODEGEN_INTERFACE: u32 = 1;
+pub const CODEGEN_INTERFACE: u32 = 2;
 
 /// `schemars`, for the `JsonSchema` impls of the runtime's macros (the runtime's feature
 /// `schemars`).
@@ -67,6 +55,7 @@ pub mod lifecycle;
 pub mod method;
 pub mod path;
 pub mod raw;
+mod read;
 pub mod router;
 pub mod serde_helpers;
 pub mod service;

@@ -24,8 +24,8 @@ use serde_json::{Map, Value};
 
 use super::json;
 use super::jsonrpc::{
-    self, ErrorObject, Extra, Id, Kind, Message, MethodSet, Options, ProtocolError, RawResult,
-    ResultError, Top, UnknownMethods, codes,
+    self, Body, ErrorObject, Extra, Id, Kind, Message, MethodSet, NoResults, Options,
+    ProtocolError, RawResult, ResultError, Top, UnknownMethods, codes,
 };
 use super::method::{Notification, Request};
 
@@ -541,6 +541,16 @@ pub fn receive<R: MethodSet, N: MethodSet>(message: &[u8], batches: bool) -> Rec
         unknown_methods: UnknownMethods::Reject,
         batches,
     };
+    if let Ok(text) = json::utf8(message) {
+        if let Some(read) = jsonrpc::one_pass::<R, N, NoResults>(text, &mut |_| None) {
+            let meta = read.meta.filter(|m| m.starts_with('{')).map(Meta::checked);
+            return Received::One(match (read.body, read.id) {
+                (Body::Request(request), Some(id)) => Serve::Request { id, request, meta },
+                (Body::Notification(notification), _) => Serve::Notification { notification, meta },
+                _ => Serve::Ignore,
+            });
+        }
+    }
     let checked = match json::check_bytes(message) {
         Ok((_, checked)) => checked,
         Err(e) => return Received::One(answer(jsonrpc::parse_error(e))),

@@ -40,6 +40,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
@@ -47,6 +48,7 @@ use serde::de::{
 use serde_json::Value;
 
 use super::content::{Content, ContentSeed, ContentVisitor};
+use super::json::{Note, Parser};
 use super::serde_helpers::Key;
 
 /// The kind of a JSON value.
@@ -135,6 +137,159 @@ pub(crate) trait View {
     fn text(&self) -> Option<&str>;
     /// The first element of an array.
     fn first_item(&self) -> Option<&Self>;
+    /// The text of the property `key` of an object: `None` when absent, `Some(None)` when
+    /// not a string. A view of text reads only as far as the property.
+    fn tag(&self, key: &str) -> Option<Option<Cow<'_, str>>> {
+        self.member(key).map(|t| t.text().map(Cow::Borrowed))
+    }
+}
+
+/// A value's text, as the one decoder hands it to a union (from the value's first
+/// character to the end of the message: where the value ends is found by reading), read
+/// only as far as choosing the arm asks: the tag alone, when it decides. The value is
+/// checked when its arm decodes it; text that is not JSON gives no member here, and the
+/// decoding that follows says what is wrong.
+pub(crate) struct Raw<'a> {
+    text: &'a str,
+    members: OnceCell<Vec<(Cow<'a, str>, Raw<'a>)>>,
+    string: OnceCell<Option<Cow<'a, str>>>,
+    first: OnceCell<Option<Box<Raw<'a>>>>,
+}
+
+impl<'a> Raw<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Raw {
+            text,
+            members: OnceCell::new(),
+            string: OnceCell::new(),
+            first: OnceCell::new(),
+        }
+    }
+
+    /// The members of an object, each name with the text at its value, in order, up to
+    /// the member `stop` (included): `Err` with the members read when the text is not JSON.
+    fn scan(&self, stop: Option<&str>, out: &mut Vec<(Cow<'a, str>, Raw<'a>)>) {
+        let mut p = Parser::new(self.text, 0);
+        if p.bytes.first() != Some(&b'{') {
+            return;
+        }
+        p.at = 1;
+        loop {
+            p.ws();
+            if p.bytes.get(p.at) != Some(&b'"') {
+                return;
+            }
+            let Ok(name) = p.read_string() else {
+                return;
+            };
+            p.ws();
+            if p.bytes.get(p.at) != Some(&b':') {
+                return;
+            }
+            p.at += 1;
+            p.ws();
+            let value = Raw::new(&self.text[p.at..]);
+            let found = stop == Some(name.as_ref());
+            out.push((name, value));
+            if found || p.value(Note::No).is_err() {
+                return;
+            }
+            p.ws();
+            if p.bytes.get(p.at) != Some(&b',') {
+                return;
+            }
+            p.at += 1;
+        }
+    }
+
+    fn members(&self) -> &[(Cow<'a, str>, Raw<'a>)] {
+        self.members.get_or_init(|| {
+            let mut members = Vec::new();
+            self.scan(None, &mut members);
+            members
+        })
+    }
+}
+
+impl View for Raw<'_> {
+    fn kind(&self) -> Json {
+        match self.text.as_bytes().first() {
+            Some(b'{') => Json::Object,
+            Some(b'[') => Json::Array,
+            Some(b'"') => Json::String,
+            Some(b't' | b'f') => Json::Boolean,
+            Some(b'n') => Json::Null,
+            _ => {
+                let mut p = Parser::new(self.text, 0);
+                let number = p
+                    .number()
+                    .ok()
+                    .and_then(|()| serde_json::from_str(&self.text[..p.at]).ok());
+                number.as_ref().map_or(Json::Number, number_kind)
+            }
+        }
+    }
+
+    fn member(&self, key: &str) -> Option<&Self> {
+        self.members()
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    fn member_names(&self) -> impl Iterator<Item = &str> {
+        self.members().iter().map(|(k, _)| k.as_ref())
+    }
+
+    fn text(&self) -> Option<&str> {
+        self.string
+            .get_or_init(|| {
+                let mut p = Parser::new(self.text, 0);
+                if p.bytes.first() != Some(&b'"') {
+                    return None;
+                }
+                p.read_string().ok()
+            })
+            .as_deref()
+    }
+
+    fn first_item(&self) -> Option<&Self> {
+        self.first
+            .get_or_init(|| {
+                let mut p = Parser::new(self.text, 0);
+                if p.bytes.first() != Some(&b'[') {
+                    return None;
+                }
+                p.at = 1;
+                p.ws();
+                match p.bytes.get(p.at) {
+                    None | Some(b']') => None,
+                    Some(_) => Some(Box::new(Raw::new(&self.text[p.at..]))),
+                }
+            })
+            .as_deref()
+    }
+
+    fn tag(&self, key: &str) -> Option<Option<Cow<'_, str>>> {
+        let tagged =
+            |(_, value): &(Cow<'_, str>, Raw<'_>)| value.text().map(|t| Cow::Owned(t.to_string()));
+        if let Some(members) = self.members.get() {
+            return members.iter().find(|(k, _)| k == key).map(tagged);
+        }
+        // Read up to the tag only.
+        let mut read = Vec::new();
+        self.scan(Some(key), &mut read);
+        match read.pop() {
+            Some((name, value)) if name == key => Some(match value.text.as_bytes().first() {
+                Some(b'"') => {
+                    let mut p = Parser::new(value.text, 0);
+                    p.read_string().ok()
+                }
+                _ => None,
+            }),
+            _ => None,
+        }
+    }
 }
 
 impl View for Content<'_> {
@@ -338,6 +493,13 @@ impl Union {
         })
     }
 
+    /// The arm for a value at the start of `text` (see [`Raw`]). Not generic, as
+    /// [`choose`](Self::choose).
+    #[inline(never)]
+    fn choose_raw(&self, text: &str) -> Result<usize, SelectError> {
+        self.select_in(&Raw::new(text))
+    }
+
     /// The arm for a value read whole. Not generic, so that the rules are compiled once,
     /// here, rather than in every crate that decodes a union.
     #[inline(never)]
@@ -483,17 +645,16 @@ struct UnionVisitor<U>(PhantomData<U>);
 
 fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
     let facts = U::facts();
-    E::custom(format_args!(
-        "{} (as {}): {}",
-        facts.name, facts.arms[index].name, e
-    ))
+    // Past the arms: a tagged union's catch-all, whose value may be what is wrong (text
+    // the one decoder found a fault in as it read it).
+    let arm = facts.arms.get(index).map_or("Unknown", |a| a.name);
+    E::custom(format_args!("{} (as {arm}): {e}", facts.name))
 }
 
 /// Chooses and decodes the arm of a value read whole.
 fn buffered<U: Arms, E: de::Error>(value: Content<'_>) -> Result<U, E> {
     let index = U::facts().choose(&value).map_err(E::custom)?;
-    let seed = ArmSeed::<U>(index, PhantomData);
-    super::path::from_seed_untracked(seed, value).map_err(|e| arm_error::<U, E>(index, e))
+    U::arm(index, value).map_err(|e| arm_error::<U, E>(index, e))
 }
 
 /// Chooses the arm of a union's value read whole (the variant of the tracking decoder's
@@ -504,6 +665,28 @@ impl<'de, U: Arms> DeserializeSeed<'de> for Choose<U> {
     type Value = usize;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_newtype_struct(super::read::PEEK, self)
+    }
+}
+
+impl<'de, U: Arms> Visitor<'de> for Choose<U> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a value of the union {}", U::facts().name)
+    }
+
+    /// The text at the value, unread, from the one decoder: read as far as the choice
+    /// needs.
+    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<usize, E> {
+        U::facts().choose_raw(text).map_err(E::custom)
+    }
+
+    /// The value itself, from any other deserializer: read whole.
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<usize, D::Error> {
         let value = ContentSeed.deserialize(deserializer)?;
         U::facts()
             .choose(&value)
@@ -662,13 +845,13 @@ fn select<V: View>(tag: Option<&str>, arms: &[Arm], value: &V) -> Result<usize, 
     // Most values leave one arm by their kind and tag: that arm, found without building
     // the candidate list the rest of the rules (and the errors) read.
     let tag_value = match (tag, kind) {
-        (Some(tag), Json::Object) => Some(value.member(tag).map(|t| t.text())),
+        (Some(tag), Json::Object) => Some(value.tag(tag)),
         _ => None,
     };
-    let narrowed = |a: &Arm| match tag_value {
+    let narrowed = |a: &Arm| match &tag_value {
         None => true,
         Some(None) => a.tag_optional,
-        Some(Some(Some(t))) => a.tags.contains(&t),
+        Some(Some(Some(t))) => a.tags.contains(&t.as_ref()),
         // A tag that is not a string: the rules below say so.
         Some(Some(None)) => false,
     };

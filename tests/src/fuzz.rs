@@ -9,6 +9,7 @@
 //! | entry point | compared on |
 //! | --- | --- |
 //! | `rt::jsonrpc::decode` | the reference |
+//! | `rt::jsonrpc::decode_careful` (the reading for what the one pass leaves) | the whole outcome |
 //! | the version's `decode_from_client` / `decode_from_server` | the whole outcome |
 //! | `rt::jsonrpc::receive_typed`, no method known | the whole outcome |
 //! | `rt::jsonrpc::receive_typed`, a method picked from the input | the outcome, the result decoded as the version's `ServerResult::decode` / `ClientResult::decode` of the raw result |
@@ -136,6 +137,11 @@ fn check<R, N, S, F>(
         let ours = decode_version(data, unknown_methods);
         tally.agree(ours == decoded, || {
             format!("{}: decode_from_* {ours:?}, decode {decoded:?}", at())
+        });
+        // The careful reading alone (what the one-pass reading leaves to it): the same.
+        let careful = jsonrpc::decode_careful::<R, N>(data, options);
+        tally.agree(careful == decoded, || {
+            format!("{}: decode (careful) {careful:?}, decode {decoded:?}", at())
         });
         // receive_typed, no method known: what decode gives.
         let untyped = jsonrpc::receive_typed::<R, N, S>(data, options, |_| None);

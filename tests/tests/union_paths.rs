@@ -274,7 +274,8 @@ fn the_tag_chooses_an_arm_that_names_it_in_every_union() {
 /// the error that says why none fits.
 #[test]
 fn a_result_union_decodes_to_the_arm_the_rules_choose() {
-    use mcp_spec_types::rt::jsonrpc::decode_result_checked;
+    use mcp_spec_types::rt::jsonrpc::{RawResult, decode_result};
+    let raw = |text: &str| RawResult::from_text(text).expect("JSON");
     use mcp_spec_types::v2026_07_28 as w;
     let task = r#"{"taskId":"t","status":"working","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}"#;
     let arm = |r: Result<v::CallToolOutcome, _>| match r {
@@ -298,7 +299,7 @@ fn a_result_union_decodes_to_the_arm_the_rules_choose() {
         ("[]".to_string(), "-"),
     ];
     for (text, want) in &cases {
-        let got = arm(decode_result_checked::<v::methods::CallTool>(text.trim()));
+        let got = arm(decode_result::<v::methods::CallTool>(&raw(text.trim())));
         assert_eq!(got, *want, "{text}");
     }
     let arm = |r: Result<w::CallToolOutcome, _>| match r {
@@ -323,7 +324,7 @@ fn a_result_union_decodes_to_the_arm_the_rules_choose() {
         (r#"{"resultType":"nope","content":[]}"#, "unknown"),
     ];
     for (text, want) in cases {
-        let got = arm(decode_result_checked::<w::methods::CallTool>(text));
+        let got = arm(decode_result::<w::methods::CallTool>(&raw(text)));
         assert_eq!(got, want, "{text}");
     }
 }

@@ -327,7 +327,7 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
     const NAME: &'static str = "ClientRequest";
     fn decode_checked(
         method: &str,
-        params: ::std::option::Option<&str>,
+        params: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -463,7 +463,7 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
     const NAME: &'static str = "ServerRequest";
     fn decode_checked(
         method: &str,
-        params: ::std::option::Option<&str>,
+        params: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -542,7 +542,7 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
     const NAME: &'static str = "ClientNotification";
     fn decode_checked(
         method: &str,
-        params: ::std::option::Option<&str>,
+        params: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -638,7 +638,7 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
     const NAME: &'static str = "ServerNotification";
     fn decode_checked(
         method: &str,
-        params: ::std::option::Option<&str>,
+        params: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -768,7 +768,7 @@ impl crate::rt::jsonrpc::ResultSet for ServerResult {
     type Method = Method;
     fn decode_checked(
         method: Method,
-        raw: &str,
+        raw: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
         match method {
             Method::Complete => {
@@ -824,13 +824,15 @@ impl crate::rt::jsonrpc::ResultSet for ServerResult {
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ServerResult"),
+                Err(
+                    crate::rt::jsonrpc::result_error(
+                        other.as_str(),
+                        crate::rt::path::DecodeError::custom(
+                            concat!("not a request answered in a ", "ServerResult"),
+                        ),
+                        &raw,
                     ),
-                    raw: crate::rt::jsonrpc::RawResult::checked(raw),
-                })
+                )
             }
         }
     }
@@ -887,7 +889,7 @@ impl crate::rt::jsonrpc::ResultSet for ClientResult {
     type Method = Method;
     fn decode_checked(
         method: Method,
-        raw: &str,
+        raw: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
         match method {
             Method::Ping => {
@@ -903,13 +905,15 @@ impl crate::rt::jsonrpc::ResultSet for ClientResult {
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ClientResult"),
+                Err(
+                    crate::rt::jsonrpc::result_error(
+                        other.as_str(),
+                        crate::rt::path::DecodeError::custom(
+                            concat!("not a request answered in a ", "ClientResult"),
+                        ),
+                        &raw,
                     ),
-                    raw: crate::rt::jsonrpc::RawResult::checked(raw),
-                })
+                )
             }
         }
     }

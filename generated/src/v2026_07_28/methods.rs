@@ -285,7 +285,7 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
     const NAME: &'static str = "ClientRequest";
     fn decode_checked(
         method: &str,
-        params: ::std::option::Option<&str>,
+        params: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -393,7 +393,7 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
     const NAME: &'static str = "ServerRequest";
     fn decode_checked(
         method: &str,
-        params: ::std::option::Option<&str>,
+        params: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -444,7 +444,7 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
     const NAME: &'static str = "ClientNotification";
     fn decode_checked(
         method: &str,
-        params: ::std::option::Option<&str>,
+        params: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -519,7 +519,7 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
     const NAME: &'static str = "ServerNotification";
     fn decode_checked(
         method: &str,
-        params: ::std::option::Option<&str>,
+        params: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -654,7 +654,7 @@ impl crate::rt::jsonrpc::ResultSet for ServerResult {
     type Method = Method;
     fn decode_checked(
         method: Method,
-        raw: &str,
+        raw: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
         match method {
             Method::Complete => {
@@ -699,13 +699,15 @@ impl crate::rt::jsonrpc::ResultSet for ServerResult {
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ServerResult"),
+                Err(
+                    crate::rt::jsonrpc::result_error(
+                        other.as_str(),
+                        crate::rt::path::DecodeError::custom(
+                            concat!("not a request answered in a ", "ServerResult"),
+                        ),
+                        &raw,
                     ),
-                    raw: crate::rt::jsonrpc::RawResult::checked(raw),
-                })
+                )
             }
         }
     }
@@ -759,7 +761,7 @@ impl crate::rt::jsonrpc::ResultSet for ClientResult {
     type Method = Method;
     fn decode_checked(
         method: Method,
-        raw: &str,
+        raw: crate::rt::jsonrpc::Payload<'_, '_>,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
         match method {
             Method::Elicit => {
@@ -776,13 +778,15 @@ impl crate::rt::jsonrpc::ResultSet for ClientResult {
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ClientResult"),
+                Err(
+                    crate::rt::jsonrpc::result_error(
+                        other.as_str(),
+                        crate::rt::path::DecodeError::custom(
+                            concat!("not a request answered in a ", "ClientResult"),
+                        ),
+                        &raw,
                     ),
-                    raw: crate::rt::jsonrpc::RawResult::checked(raw),
-                })
+                )
             }
         }
     }

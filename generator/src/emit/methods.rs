@@ -333,7 +333,7 @@ fn method_enum(name: &str, doc: &str, methods: &[&MethodDef]) -> TokenStream {
         }
         impl crate::rt::jsonrpc::MethodSet for #enum_name {
             const NAME: &'static str = #name;
-            fn decode_checked(method: &str, params: ::std::option::Option<&str>)
+            fn decode_checked(method: &str, params: crate::rt::jsonrpc::Payload<'_, '_>)
                 -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
                 #decode_body
             }
@@ -396,15 +396,15 @@ fn result_enum(name: &str, doc: &str, methods: &[&MethodDef]) -> TokenStream {
         }
         impl crate::rt::jsonrpc::ResultSet for #enum_name {
             type Method = Method;
-            fn decode_checked(method: Method, raw: &str) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+            fn decode_checked(method: Method, raw: crate::rt::jsonrpc::Payload<'_, '_>) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
                 match method {
                     #( #arms )*
                     #[allow(unreachable_patterns)]
-                    other => Err(crate::rt::jsonrpc::ResultError {
-                        method: other.as_str().to_string(),
-                        error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
-                        raw: crate::rt::jsonrpc::RawResult::checked(raw),
-                    }),
+                    other => Err(crate::rt::jsonrpc::result_error(
+                        other.as_str(),
+                        crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
+                        &raw,
+                    )),
                 }
             }
         }

@@ -1,0 +1,527 @@
+//! The one decoder: a type read from JSON text in the same pass that checks the text.
+//!
+//! The [JSON layer](super::json)'s parser is a serde [`Deserializer`](de::Deserializer)
+//! here: every byte it hands a type was checked as it was read (UTF-8 came with the
+//! `&str`; syntax, numbers a double holds, no lone surrogate, no member name given twice in
+//! any object, the nesting limit), and a value a type skips is checked by the same code
+//! that checks a whole message. So no text is read twice to be trusted.
+//!
+//! Errors: the parser notes, as an error comes out through the objects and arrays around
+//! it, the member or index of each ([`Parser::steps`]), which gives the path of an error
+//! of the schema without decoding anything again. When decoding fails, the text is
+//! checked whole ([`json::check_value`](super::json::check_value)): a fault of the JSON
+//! layer anywhere in it is the answer, as it was before anything was decoded, so the same
+//! text gives the same error by every entry point, whatever part of it a type read first.
+//!
+//! A union ([`union`](super::union)) is handed the text at its value (`PEEK`) to choose
+//! its arm from, which reads the value only as far as the choice needs (a tag that comes
+//! first: the tag alone), and the arm is then decoded from the parser in place.
+
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use serde_json::Error;
+
+use super::json::{Fault, Key, Names, Note, Parser, Step};
+
+/// The name a union gives `deserialize_newtype_struct` to choose its arm (see
+/// [`union::deserialize`](super::union::deserialize)): this parser hands it the text at
+/// the value, unread, as a borrowed string; any other deserializer, the value itself.
+pub(crate) const PEEK: &str = "$mcp_spec_rt::peek";
+
+/// The name under which `serde_json`'s [`RawValue`](serde_json::value::RawValue) asks a
+/// deserializer for the raw text of a value.
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// A fault of the JSON layer, as the error a type's decoder passes on. Only that there is
+/// one matters: the text is checked whole to say what and where (module docs).
+#[cold]
+fn fault(f: Fault<'_>) -> Error {
+    <Error as de::Error>::custom(f.what)
+}
+
+/// A number as serde_json hands it to a visitor: an integer that fits `u64` or `i64`
+/// written as digits alone, anything else a double (`-0` included).
+enum Number {
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+impl<'de> Parser<'de> {
+    /// Reads a number (at its first character).
+    fn read_number(&mut self) -> Result<Number, Fault<'de>> {
+        let start = self.at;
+        self.number()?;
+        let text = &self.text[start..self.at];
+        let plain = !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+        if plain {
+            match text.strip_prefix('-') {
+                None => {
+                    if let Ok(n) = text.parse::<u64>() {
+                        return Ok(Number::U64(n));
+                    }
+                }
+                Some(digits) => {
+                    if let Ok(n) = digits.parse::<u64>() {
+                        if n == 0 {
+                            return Ok(Number::F64(-0.0));
+                        }
+                        if n <= 1 << 63 {
+                            return Ok(Number::I64((n as i64).wrapping_neg()));
+                        }
+                    }
+                }
+            }
+        }
+        // Read as serde_json reads it, so that a double is the same bits either way.
+        match serde_json::from_str::<f64>(text) {
+            Ok(f) => Ok(Number::F64(f)),
+            Err(_) => {
+                self.at = start;
+                Err(self.fail("number out of range"))
+            }
+        }
+    }
+
+    /// Reads a string (at its quote): borrowed when it has no escapes.
+    pub(crate) fn read_string(&mut self) -> Result<std::borrow::Cow<'de, str>, Fault<'de>> {
+        let (raw, escaped) = self.string()?;
+        Ok(if escaped {
+            std::borrow::Cow::Owned(super::json::unescape(raw))
+        } else {
+            std::borrow::Cow::Borrowed(raw)
+        })
+    }
+
+    /// The error `e` of a visitor given an object or array at `start`: one it refused
+    /// before reading anything (`untouched`) is placed at its bracket, as serde_json
+    /// places it (the reading stops here either way).
+    #[cold]
+    fn refused(&mut self, untouched: bool, start: usize, e: Error) -> Error {
+        if untouched {
+            self.at = start;
+        }
+        e
+    }
+
+    /// The error `e` of a union whose value starts at `start`, placed where a union has
+    /// always placed it: after its value, whatever part of the value its arm read.
+    #[cold]
+    fn after_union(&mut self, start: usize, e: Error) -> Error {
+        let mut value = Parser::new(&self.text[start..], 0);
+        if value.value(Note::No).is_ok() {
+            self.at = start + value.at;
+        }
+        e
+    }
+
+    /// Skips one value, checking it: its text.
+    pub(crate) fn skip(&mut self) -> Result<&'de str, Fault<'de>> {
+        self.ws();
+        let start = self.at;
+        self.value(Note::No)?;
+        Ok(&self.text[start..self.at])
+    }
+
+    /// Decodes one value of `seed` and checks that nothing but whitespace follows.
+    pub(crate) fn whole<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
+        let value = seed.deserialize(&mut *self)?;
+        self.ws();
+        if self.at < self.bytes.len() {
+            return Err(fault(self.fail("trailing characters")));
+        }
+        Ok(value)
+    }
+
+    /// The path of the error being returned, from the steps noted on its way out.
+    pub(crate) fn path(&self) -> String {
+        let mut path = String::new();
+        for step in self.steps.iter().rev() {
+            match step {
+                Step::Key(key) => super::path::push_key(&mut path, &key.name()),
+                Step::Index(i) => super::path::push_index(&mut path, *i),
+            }
+        }
+        path
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.ws();
+        match self.bytes.get(self.at) {
+            Some(b'{') => {
+                let start = self.at;
+                self.open().map_err(fault)?;
+                let mut members = Members {
+                    p: &mut *self,
+                    first: true,
+                    done: false,
+                    names: Names::new(),
+                    key: Key::default(),
+                };
+                match visitor.visit_map(&mut members) {
+                    Ok(value) => members.rest().map(|()| value),
+                    Err(e) => Err(members.p.refused(members.first, start, e)),
+                }
+            }
+            Some(b'[') => {
+                let start = self.at;
+                self.open().map_err(fault)?;
+                let mut items = Items {
+                    p: &mut *self,
+                    index: 0,
+                    first: true,
+                    done: false,
+                };
+                match visitor.visit_seq(&mut items) {
+                    Ok(value) => items.rest().map(|()| value),
+                    Err(e) => Err(items.p.refused(items.first, start, e)),
+                }
+            }
+            Some(b'"') => match self.read_string().map_err(fault)? {
+                std::borrow::Cow::Borrowed(s) => visitor.visit_borrowed_str(s),
+                std::borrow::Cow::Owned(s) => visitor.visit_string(s),
+            },
+            Some(b't') => {
+                self.literal(b"true").map_err(fault)?;
+                visitor.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false").map_err(fault)?;
+                visitor.visit_bool(false)
+            }
+            Some(b'n') => {
+                self.literal(b"null").map_err(fault)?;
+                visitor.visit_unit()
+            }
+            Some(b'-' | b'0'..=b'9') => match self.read_number().map_err(fault)? {
+                Number::U64(n) => visitor.visit_u64(n),
+                Number::I64(n) => visitor.visit_i64(n),
+                Number::F64(n) => visitor.visit_f64(n),
+            },
+            Some(_) => Err(fault(self.fail("expected a value"))),
+            None => Err(fault(self.fail("EOF while parsing a value"))),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.ws();
+        if self.bytes.get(self.at) == Some(&b'n') {
+            self.literal(b"null").map_err(fault)?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match name {
+            PEEK => {
+                self.ws();
+                visitor.visit_borrowed_str(&self.text[self.at..])
+            }
+            super::path::UNION => visitor.visit_enum(Union { p: self, start: 0 }),
+            RAW_VALUE_TOKEN => {
+                let raw = self.skip().map_err(fault)?;
+                let entry = std::iter::once((RAW_VALUE_TOKEN, raw));
+                visitor.visit_map(de::value::MapDeserializer::new(entry))
+            }
+            _ => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.ws();
+        match self.bytes.get(self.at) {
+            Some(b'"') => match self.read_string().map_err(fault)? {
+                std::borrow::Cow::Borrowed(s) => {
+                    visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(s))
+                }
+                std::borrow::Cow::Owned(s) => visitor.visit_enum(s.into_deserializer()),
+            },
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.skip().map_err(fault)?;
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// The members of the object being read.
+pub(crate) struct Members<'p, 'de> {
+    p: &'p mut Parser<'de>,
+    first: bool,
+    /// Whether its `}` was read.
+    done: bool,
+    names: Names<'de>,
+    /// The member whose value is next.
+    key: Key<'de>,
+}
+
+impl<'p, 'de> Members<'p, 'de> {
+    /// The members of the object at `p` (at its `{`, which it reads).
+    pub(crate) fn open(p: &'p mut Parser<'de>) -> Result<Self, Fault<'de>> {
+        p.open()?;
+        Ok(Members {
+            p,
+            first: true,
+            done: false,
+            names: Names::new(),
+            key: Key::default(),
+        })
+    }
+
+    /// The parser, at the value of the member [`next_name`](Self::next_name) gave.
+    pub(crate) fn parser(&mut self) -> &mut Parser<'de> {
+        self.p
+    }
+
+    /// Reads up to the next member's value: its name, or `None` at the end.
+    pub(crate) fn next_name(&mut self) -> Result<Option<Key<'de>>, Fault<'de>> {
+        if self.done {
+            return Ok(None);
+        }
+        let p = &mut *self.p;
+        if self.first {
+            self.first = false;
+            if p.bytes.get(p.at) == Some(&b'}') {
+                return Ok(self.close());
+            }
+        } else {
+            p.ws();
+            match p.bytes.get(p.at) {
+                Some(b',') => {
+                    p.at += 1;
+                    p.ws();
+                }
+                Some(b'}') => return Ok(self.close()),
+                Some(_) => return Err(p.fail("expected `,` or `}`")),
+                None => return Err(p.fail("EOF while parsing a value")),
+            }
+        }
+        let p = &mut *self.p;
+        if p.bytes.get(p.at) != Some(&b'"') {
+            return Err(p.fail("expected a member name"));
+        }
+        let (raw, escaped) = p.string()?;
+        let key = Key { raw, escaped };
+        if self.names.repeated(key) {
+            let what = format!("duplicate member `{}`", key.name());
+            p.steps.push(Step::Key(key));
+            return Err(p.fail(&what));
+        }
+        p.ws();
+        if p.bytes.get(p.at) != Some(&b':') {
+            return Err(p.fail("expected `:`"));
+        }
+        p.at += 1;
+        self.key = key;
+        Ok(Some(key))
+    }
+
+    /// Reads the `}`.
+    fn close(&mut self) -> Option<Key<'de>> {
+        self.p.at += 1;
+        self.p.depth -= 1;
+        self.done = true;
+        None
+    }
+
+    /// The members the visitor left, checked and skipped, and the `}`.
+    fn rest(&mut self) -> Result<(), Error> {
+        while self.next_name().map_err(fault)?.is_some() {
+            self.p.skip().map_err(fault)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        let Some(key) = self.next_name().map_err(fault)? else {
+            return Ok(None);
+        };
+        let name = if key.escaped {
+            seed.deserialize(super::json::unescape(key.raw).into_deserializer())
+        } else {
+            seed.deserialize(de::value::BorrowedStrDeserializer::new(key.raw))
+        };
+        match name {
+            Ok(name) => Ok(Some(name)),
+            Err(e) => {
+                self.p.steps.push(Step::Key(key));
+                Err(e)
+            }
+        }
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
+        let meta = self.p.depth == self.p.meta_depth && self.key.name() == super::jsonrpc::META;
+        if meta {
+            self.p.ws();
+        }
+        let start = self.p.at;
+        match seed.deserialize(&mut *self.p) {
+            Ok(value) => {
+                if meta {
+                    self.p.meta = Some(&self.p.text[start..self.p.at]);
+                }
+                Ok(value)
+            }
+            Err(e) => {
+                self.p.steps.push(Step::Key(self.key));
+                Err(e)
+            }
+        }
+    }
+}
+
+/// The elements of the array being read.
+struct Items<'p, 'de> {
+    p: &'p mut Parser<'de>,
+    index: usize,
+    first: bool,
+    /// Whether its `]` was read.
+    done: bool,
+}
+
+impl<'de> Items<'_, 'de> {
+    /// Reads up to the next element: whether there is one.
+    fn next(&mut self) -> Result<bool, Fault<'de>> {
+        if self.done {
+            return Ok(false);
+        }
+        let p = &mut *self.p;
+        if self.first {
+            self.first = false;
+            if p.bytes.get(p.at) == Some(&b']') {
+                return Ok(self.close());
+            }
+            return Ok(true);
+        }
+        p.ws();
+        match p.bytes.get(p.at) {
+            Some(b',') => {
+                p.at += 1;
+                self.index += 1;
+                Ok(true)
+            }
+            Some(b']') => Ok(self.close()),
+            Some(_) => {
+                p.steps.push(Step::Index(self.index));
+                Err(p.fail("expected `,` or `]`"))
+            }
+            None => {
+                p.steps.push(Step::Index(self.index));
+                Err(p.fail("EOF while parsing a value"))
+            }
+        }
+    }
+
+    /// Reads the `]`.
+    fn close(&mut self) -> bool {
+        self.p.at += 1;
+        self.p.depth -= 1;
+        self.done = true;
+        false
+    }
+
+    /// The elements the visitor left, checked and skipped, and the `]`.
+    fn rest(&mut self) -> Result<(), Error> {
+        while self.next().map_err(fault)? {
+            self.p.skip().map_err(fault)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, Error> {
+        if !self.next().map_err(fault)? {
+            return Ok(None);
+        }
+        match seed.deserialize(&mut *self.p) {
+            Ok(value) => Ok(Some(value)),
+            Err(e) => {
+                self.p.steps.push(Step::Index(self.index));
+                Err(e)
+            }
+        }
+    }
+}
+
+/// A union's value, as this parser hands it over: the union chooses its arm from the text
+/// at the value (`variant_seed`, through [`PEEK`]), then the arm is decoded in place.
+struct Union<'p, 'de> {
+    p: &'p mut Parser<'de>,
+    /// Where the value starts.
+    start: usize,
+}
+
+impl<'de> de::EnumAccess<'de> for Union<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Error> {
+        self.p.ws();
+        let start = self.p.at;
+        match seed.deserialize(&mut *self.p) {
+            Ok(chosen) => Ok((chosen, Union { start, ..self })),
+            Err(e) => Err(self.p.after_union(start, e)),
+        }
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Union<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        Err(de::Error::custom("a union's arm holds a value"))
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, Error> {
+        let start = self.start;
+        seed.deserialize(&mut *self.p)
+            .map_err(|e| self.p.after_union(start, e))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value, Error> {
+        Err(de::Error::custom("a union's arm holds a value"))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Error> {
+        Err(de::Error::custom("a union's arm holds a value"))
+    }
+}
