@@ -1,10 +1,12 @@
 //! The JSON layer: what every message must be before anything else is asked of it.
 //!
-//! Every way into the crate's decoder checks the whole text here first, in one pass, and
-//! only then reads the envelope and decodes the payload. So whatever is wrong at the JSON
-//! level, anywhere in a message (inside `params`, inside an unknown member, inside a
-//! `_meta`), is found here, answered the same way by every entry point (-32700), and
-//! never reaches the typed decoders, whose errors are then about the schema alone.
+//! Its parser is also the crate's one decoder (the runtime's `read.rs` makes it a serde
+//! `Deserializer`): a message is checked as it is decoded, each byte read once. Whatever
+//! is wrong at the JSON level, anywhere in a message (inside `params`, inside an unknown
+//! member, inside a `_meta`), is answered the same way by every entry point (-32700, with
+//! the path and position this module gives), whatever the typed decoders read before it:
+//! when a decoding fails, the whole text is checked here to say whether the fault is the
+//! JSON layer's or the schema's.
 //!
 //! A message must be [I-JSON](https://www.rfc-editor.org/rfc/rfc7493) text, the profile
 //! of JSON that parses the same everywhere:
@@ -17,9 +19,9 @@
 //! - at most [`MAX_DEPTH`] arrays and objects nested, the message itself counted;
 //! - and plain JSON (RFC 8259): no control characters in strings, no trailing text.
 //!
-//! While it checks, it notes the members of the message object (and of each object of a
-//! batch), and of their `params` objects, as raw text, so that the envelope is read in
-//! any member order without reading the text again.
+//! For a message read the careful way (see `jsonrpc`), it notes the members of the
+//! message object (and of each object of a batch), and of their `params` objects, as raw
+//! text while it checks, so that the envelope is read in any member order.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -208,25 +210,33 @@ pub(crate) enum Step<'a> {
 }
 
 /// A fault found while reading: what, where in the text, and the path, built as the
-/// reading returns through the containers around it.
-pub(crate) struct Fault<'a> {
-    pub(crate) what: String,
+/// reading returns through the containers around it. Boxed: a result that may hold one
+/// stays two words, as every step of the reading returns one.
+pub(crate) struct Fault<'a>(Box<Found<'a>>);
+
+struct Found<'a> {
+    what: String,
     at: usize,
     steps: Vec<Step<'a>>,
 }
 
 impl<'a> Fault<'a> {
+    /// What is wrong.
+    pub(crate) fn what(self) -> String {
+        self.0.what
+    }
+
     /// This fault inside member `key` of the object around it.
     #[cold]
     fn in_member(mut self, key: Key<'a>) -> Self {
-        self.steps.push(Step::Key(key));
+        self.0.steps.push(Step::Key(key));
         self
     }
 
     /// This fault inside element `index` of the array around it.
     #[cold]
     fn in_element(mut self, index: usize) -> Self {
-        self.steps.push(Step::Index(index));
+        self.0.steps.push(Step::Index(index));
         self
     }
 }
@@ -293,7 +303,7 @@ const HI: u64 = 0x8080_8080_8080_8080;
 /// character, as the high bit of each: the lowest one set is exact (bits above it may be
 /// set by a borrow and mean nothing).
 #[inline]
-fn special(v: u64) -> u64 {
+pub(crate) fn special(v: u64) -> u64 {
     let control = v.wrapping_sub(LO * 0x20) & !v;
     let quote = v ^ (LO * u64::from(b'"'));
     let backslash = v ^ (LO * u64::from(b'\\'));
@@ -478,9 +488,11 @@ impl<'a> Parser<'a> {
         let mut escaped = false;
         loop {
             // Eight bytes at a time up to the first that needs a look.
-            while let Some(chunk) = self.bytes.get(self.at..self.at + 8) {
-                let mut eight = [0; 8];
-                eight.copy_from_slice(chunk);
+            while let Some(eight) = self
+                .bytes
+                .get(self.at..self.at + 8)
+                .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
+            {
                 let found = special(u64::from_le_bytes(eight));
                 if found != 0 {
                     self.at += (found.trailing_zeros() / 8) as usize;
@@ -622,16 +634,17 @@ impl<'a> Parser<'a> {
     /// A fault here; the containers around it add their steps of the path.
     #[cold]
     pub(crate) fn fail(&self, what: &str) -> Fault<'a> {
-        Fault {
+        Fault(Box::new(Found {
             what: what.to_string(),
             at: self.at,
             steps: Vec::new(),
-        }
+        }))
     }
 
     /// The error of a fault: its position as a line and column, its path.
     #[cold]
     pub(crate) fn error(&self, fault: Fault<'a>) -> JsonError {
+        let fault = *fault.0;
         let mut path = String::new();
         for step in fault.steps.iter().rev() {
             match step {
@@ -664,8 +677,43 @@ pub(crate) fn kind(first: u8) -> &'static str {
 
 /// The text of a valid JSON string's inside, unescaped.
 pub(crate) fn unescape(raw: &str) -> String {
-    let quoted = format!("\"{raw}\"");
-    serde_json::from_str::<String>(&quoted).unwrap_or_else(|_| raw.to_string())
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let bytes = rest.as_bytes();
+        let (c, used) = match bytes.get(at + 1) {
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'n') => ('\n', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'u') => {
+                let unit = |from: usize| {
+                    rest.get(from..from + 4)
+                        .and_then(|h| u32::from_str_radix(h, 16).ok())
+                };
+                match unit(at + 2) {
+                    Some(high @ 0xD800..=0xDBFF) => {
+                        // Checked: a low surrogate follows, escaped.
+                        let low = unit(at + 8).unwrap_or(0xDC00);
+                        let c =
+                            0x10000 + ((high - 0xD800) << 10) + (low.wrapping_sub(0xDC00) & 0x3FF);
+                        (char::from_u32(c).unwrap_or('\u{FFFD}'), 12)
+                    }
+                    Some(unit) => (char::from_u32(unit).unwrap_or('\u{FFFD}'), 6),
+                    None => ('\u{FFFD}', 2),
+                }
+            }
+            // `"`, `\`, `/`.
+            Some(&b) => (char::from(b), 2),
+            None => break,
+        };
+        out.push(c);
+        rest = rest.get(at + used..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The line and column (from 1) of the last byte of `prefix`; column 0 just after a line
@@ -871,6 +919,28 @@ mod tests {
                     agree(t);
                 }
             }
+        }
+    }
+
+    /// Every escape, surrogate pairs included, as serde_json reads it.
+    #[test]
+    fn unescaping_is_serde_jsons() {
+        let raws = [
+            r"plain",
+            r"a\nb",
+            r#"\"\\\/\b\f\n\r\t"#,
+            r"\u00e9\u0041\u20ac",
+            r"\ud83d\ude00 and \uD83D\uDE00",
+            r"x\\",
+            r"\\u0041",
+            r"é\tü",
+            r"\u0000",
+        ];
+        for raw in raws {
+            let quoted = format!("\"{raw}\"");
+            let expected: String = serde_json::from_str(&quoted).unwrap();
+            assert_eq!(unescape(raw), expected, "{raw}");
+            check(&quoted).unwrap();
         }
     }
 

@@ -4,12 +4,12 @@
 //! through ([`decode`], [`receive_typed`], a version's `decode_from_client` /
 //! `decode_from_server`, its `serve_*_message`, the typed peers, [`path::from_str`]):
 //!
-//! 1. **JSON** ([`super::json`]): the whole text is checked once, in one pass:
-//!    UTF-8, syntax, no lone surrogates, numbers a double holds, no member name given
-//!    twice in one object (anywhere: the envelope, params, a union's tag, `_meta`), at
-//!    most [`MAX_DEPTH`](super::json::MAX_DEPTH) levels of nesting in the whole message.
-//!    The members of the message object (and of its `params`) are noted as raw text
-//!    while it is read, in whatever order they come.
+//! 1. **JSON** ([`super::json`]): UTF-8, syntax, no lone surrogates, numbers a double
+//!    holds, no member name given twice in one object (anywhere: the envelope, params, a
+//!    union's tag, `_meta`), at most [`MAX_DEPTH`](super::json::MAX_DEPTH) levels of
+//!    nesting in the whole message. Checked as the message is read, by the parser that
+//!    decodes it (`read.rs`): each byte is read once. A fault anywhere answers
+//!    -32700, whatever was decoded before it.
 //! 2. **Envelope**: `jsonrpc` must be `"2.0"`; a `method` makes a request (with an `id`)
 //!    or a notification (without), and such a message carries no `result` or `error`; a
 //!    `result` makes a result response (with an `id`), an `error` an error response;
@@ -33,8 +33,12 @@
 //! Nothing is lost: members of the envelope the protocol does not define come back in
 //! each message's `extra` and are written back; `"data": null` in an error stays; a
 //! result stays as the text that came ([`RawResult`]) until it is decoded by its method.
-//! The member order does not matter: the envelope is read from the noted members, and
-//! the payload from its own text, the same way in every order.
+//! The member order does not matter to the outcome. It matters to the speed: a message
+//! written as peers write it (`method` before `params`; `id` before `params` and
+//! `result`) is read in one pass, its params (or result) decoded in place by the method
+//! already read (`one_pass`); any other message, and any message with something wrong,
+//! is read the careful way, its members noted as text and then decoded, with the same
+//! parser and decoders, so that both ways give the same outcome.
 
 use std::fmt;
 
@@ -561,7 +565,7 @@ pub fn decode<R: MethodSet, N: MethodSet>(
     decode_careful(bytes, options)
 }
 
-/// [`decode`] the careful way alone, as it reads what [`one_pass`] leaves: the tests hold
+/// [`decode`] the careful way alone, as it reads what its one pass leaves: the tests hold
 /// the two readings to each other.
 #[doc(hidden)]
 pub fn decode_careful<R: MethodSet, N: MethodSet>(
@@ -669,6 +673,8 @@ pub(crate) fn one_pass<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
     let mut body = None;
     let mut extra = Extra::new();
     let mut meta = None;
+    let mut later = None;
+    let mut peeked = None;
     while let Some(key) = members.next_name().ok()? {
         let p = members.parser();
         let name = if key.escaped { "" } else { key.raw };
@@ -679,7 +685,16 @@ pub(crate) fn one_pass<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
                     return None;
                 }
             }
-            "id" if body.is_none() => id = Some(id_of(p.skip().ok()?)?),
+            // After params decoded as a request's (a peer that writes `id` last), or a
+            // result decoded by the id read from the end, which this must be.
+            "id" if !matches!(body, Some(Body::Notification(_))) => {
+                let raw = p.skip().ok()?;
+                if peeked.is_some_and(|peeked| peeked != raw) {
+                    return None;
+                }
+                peeked = None;
+                id = Some(id_of(raw)?);
+            }
             "method" if body.is_none() => {
                 let raw = p.skip().ok()?;
                 let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
@@ -693,25 +708,42 @@ pub(crate) fn one_pass<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
                     return None;
                 }
                 p.meta_depth = 2;
-                let decoded = match id {
-                    Some(_) => R::decode_checked(method, Payload(At::Here(p)))
+                // Without an `id` yet, by the set that knows the method: an `id` may
+                // still come (checked at the end). A set that does not know it reads
+                // nothing.
+                let mut decoded = None;
+                if id.is_none() {
+                    decoded = N::decode_checked(method, Payload(At::Here(p)))
                         .ok()?
-                        .map(Body::Request),
-                    None => N::decode_checked(method, Payload(At::Here(p)))
+                        .map(Body::Notification);
+                }
+                if decoded.is_none() {
+                    decoded = R::decode_checked(method, Payload(At::Here(p)))
                         .ok()?
-                        .map(Body::Notification),
-                };
+                        .map(Body::Request);
+                }
                 p.meta_depth = 0;
                 meta = p.meta.take();
                 body = Some(decoded?);
             }
-            "result" if body.is_none() && method.is_none() => {
-                let known = method_of(id.as_ref()?);
-                body = Some(match known {
-                    Some(m) => Body::Typed(S::decode_checked(m, Payload(At::Here(p))).ok()?),
-                    None => Body::Result(p.skip().ok()?),
-                });
-            }
+            "result" if body.is_none() && method.is_none() && later.is_none() => match &id {
+                Some(id) => body = Some(result::<R, N, S>(p, method_of(id))?),
+                // A peer that writes `id` after `result`: when the message ends with its
+                // `id` (the TypeScript SDK's order), by the id read from the end, checked
+                // when it is read in its place; otherwise read in place once the `id` says
+                // what it answers, passed by its structure until then.
+                None => match last_id(text) {
+                    Some(raw) => {
+                        peeked = Some(raw);
+                        body = Some(result::<R, N, S>(p, method_of(&id_of(raw)?))?);
+                    }
+                    None => {
+                        p.ws();
+                        later = Some(p.at);
+                        p.skim()?;
+                    }
+                },
+            },
             "error" if body.is_none() && method.is_none() => {
                 body = Some(Body::Error(ErrorObject::deserialize(&mut *p).ok()?));
             }
@@ -723,8 +755,17 @@ pub(crate) fn one_pass<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
         }
     }
     parser.ws();
-    if parser.at < parser.bytes.len() || !version {
+    if parser.at < parser.bytes.len() || !version || peeked.is_some() {
         return None;
+    }
+    if let Some(at) = later {
+        // A result, and something else that made the message what it is.
+        if body.is_some() {
+            return None;
+        }
+        let mut p = Parser::new(text, 1);
+        p.at = at;
+        body = Some(result::<R, N, S>(&mut p, method_of(id.as_ref()?))?);
     }
     let body = match (body, method) {
         (Some(body), _) => body,
@@ -735,14 +776,57 @@ pub(crate) fn one_pass<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
         },
         (None, None) => return None,
     };
-    if matches!(body, Body::Request(_) | Body::Typed(_) | Body::Result(_)) && id.is_none() {
-        return None;
+    match (&body, &id) {
+        (Body::Request(_) | Body::Typed(_) | Body::Result(_), None) => return None,
+        (Body::Notification(_), Some(_)) => return None,
+        // A response that also names a method (in either order).
+        (Body::Typed(_) | Body::Result(_) | Body::Error(_), _) if method.is_some() => return None,
+        _ => {}
     }
     Some(Read {
         id,
         body,
         extra,
         meta,
+    })
+}
+
+/// The text of the `id` of a message whose last member it is (`…,"id":7}`), read from
+/// the end: a string without escapes or a number. For valid JSON that is the message's
+/// own last member (a `,"` cannot be inside a string); the member is read again in its
+/// place and must be the same text.
+fn last_id(text: &str) -> Option<&str> {
+    const WS: [char; 4] = [' ', '\t', '\n', '\r'];
+    let body = text
+        .trim_end_matches(WS)
+        .strip_suffix('}')?
+        .trim_end_matches(WS);
+    let start = match body.strip_suffix('"') {
+        Some(open) => {
+            let quote = open.rfind('"')?;
+            if open[quote..].contains('\\') {
+                return None;
+            }
+            quote
+        }
+        None => body
+            .rfind(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))?
+            .checked_add(1)?,
+    };
+    let (before, value) = body.split_at(start);
+    let before = before.trim_end_matches(WS).strip_suffix(':')?;
+    let before = before.trim_end_matches(WS).strip_suffix("\"id\"")?;
+    before.trim_end_matches(WS).ends_with(',').then_some(value)
+}
+
+/// The `result` at `p`, in place: decoded by `method`, or as it came.
+fn result<'a, R, N, S: ResultSet>(
+    p: &mut Parser<'a>,
+    method: Option<S::Method>,
+) -> Option<Body<'a, R, N, S>> {
+    Some(match method {
+        Some(m) => Body::Typed(S::decode_checked(m, Payload(At::Here(p))).ok()?),
+        None => Body::Result(p.skip().ok()?),
     })
 }
 
@@ -1442,4 +1526,27 @@ pub fn result_error(method: &str, error: DecodeError, raw: &Payload<'_, '_>) -> 
 /// Decodes the `result` of a response to a request of method `M`.
 pub fn decode_result<M: Request>(raw: &RawResult) -> Result<M::Result, ResultError> {
     decode_result_checked::<M>(Payload::text(Some(raw.get())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_id;
+
+    #[test]
+    fn the_last_id_is_read_from_the_end_only_when_it_is_the_last_member() {
+        let cases = [
+            (r#"{"result":{},"jsonrpc":"2.0","id":7}"#, Some("7")),
+            (r#"{"result":{}, "id" : "a-1" }  "#, Some(r#""a-1""#)),
+            ("{\"result\":{},\n\"id\":-12\n}\n", Some("-12")),
+            (r#"{"id":7}"#, None),
+            (r#"{"result":{},"id":"a\"b"}"#, None),
+            (r#"{"result":{},"xid":7}"#, None),
+            (r#"{"result":"x\",\"id\":7}"#, None),
+            (r#"{"result":{},"id":7,"jsonrpc":"2.0"}"#, None),
+            (r#"{"result":{},"id":null}"#, None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(last_id(text), want, "{text}");
+        }
+    }
 }

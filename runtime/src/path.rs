@@ -153,7 +153,7 @@ pub(crate) fn strip_position(text: &str) -> &str {
 
 /// Decodes `T` from JSON text, reporting the path of any error.
 ///
-/// The text is read once, by the [one decoder](super::read), which checks it as the JSON
+/// The text is read once, by the one decoder (the runtime's `read.rs`), which checks it as the JSON
 /// layer checks every message ([the `json` module](super::json): syntax, UTF-8, lone
 /// surrogates, numbers, repeated member names, nesting) while it decodes, so that the same
 /// text gives the same outcome here as inside a message. A fault of the JSON layer
@@ -247,7 +247,7 @@ pub(crate) fn push_index(path: &mut String, index: usize) {
 }
 
 /// The name `union::deserialize` gives `deserialize_newtype_struct`: the
-/// [one decoder](super::read) hands the union its own position as an enum, whose variant
+/// one decoder (`read.rs`) hands the union its own position as an enum, whose variant
 /// is the arm, chosen from the text at the value and then decoded in place; any other
 /// deserializer hands it the value itself (`visit_newtype_struct`), which it reads whole
 /// and decodes its arm from.

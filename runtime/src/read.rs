@@ -35,7 +35,7 @@ pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 /// one matters: the text is checked whole to say what and where (module docs).
 #[cold]
 fn fault(f: Fault<'_>) -> Error {
-    <Error as de::Error>::custom(f.what)
+    <Error as de::Error>::custom(f.what())
 }
 
 /// A number as serde_json hands it to a visitor: an integer that fits `u64` or `i64`
@@ -112,6 +112,74 @@ impl<'de> Parser<'de> {
             self.at = start + value.at;
         }
         e
+    }
+
+    /// Moves past one value by its structure alone (strings, brackets), checking nothing:
+    /// to find what follows a value that is read later, in place, checked then. `None`
+    /// where the structure does not close (the reading that follows says what is wrong).
+    pub(crate) fn skim(&mut self) -> Option<&'de str> {
+        self.ws();
+        let start = self.at;
+        let mut open = 0usize;
+        loop {
+            match *self.bytes.get(self.at)? {
+                b'"' => {
+                    self.at += 1;
+                    self.skim_string()?;
+                }
+                b'{' | b'[' => {
+                    open += 1;
+                    self.at += 1;
+                }
+                b'}' | b']' => {
+                    open = open.checked_sub(1)?;
+                    self.at += 1;
+                }
+                b',' | b':' if open > 0 => self.at += 1,
+                b' ' | b'\t' | b'\n' | b'\r' if open > 0 => self.at += 1,
+                b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => return None,
+                _ => {
+                    // A scalar: up to what ends it.
+                    while !matches!(
+                        self.bytes.get(self.at),
+                        None | Some(
+                            b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r' | b':' | b'"'
+                        )
+                    ) {
+                        self.at += 1;
+                    }
+                }
+            }
+            if open == 0 {
+                return Some(&self.text[start..self.at]);
+            }
+        }
+    }
+
+    /// Moves past the rest of a string (after its opening quote), checking nothing.
+    fn skim_string(&mut self) -> Option<()> {
+        loop {
+            while let Some(eight) = self
+                .bytes
+                .get(self.at..self.at + 8)
+                .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
+            {
+                let found = super::json::special(u64::from_le_bytes(eight));
+                if found != 0 {
+                    self.at += (found.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                self.at += 8;
+            }
+            match *self.bytes.get(self.at)? {
+                b'"' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                b'\\' => self.at += 2,
+                _ => self.at += 1,
+            }
+        }
     }
 
     /// Skips one value, checking it: its text.

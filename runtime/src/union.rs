@@ -20,21 +20,22 @@
 //! Arms marked `shadowed` are indistinguishable from another arm on the wire and are
 //! never chosen; the generator lists them in its override table.
 //!
-//! # Buffering
+//! # Reading the value once
 //!
-//! [`deserialize`] reads the value whole into a cheap buffer, the rules pick the arm from
-//! it, and the arm decodes the buffer: one way for every union, every kind of value and
-//! every member order, so the same value gives the same arm and the same error however it
-//! is written. The buffer is not a [`serde_json::Value`]: it borrows strings and property
-//! names from the input where it can and keeps an object's members in a `Vec`, so a text
-//! content block costs two allocations (its members, its text) rather than a `Value`'s
-//! five.
+//! The crate's one decoder (the runtime's `read.rs`) hands [`deserialize`] the text at the
+//! value, unread: the rules read it only as far as they need (for a tagged object whose
+//! tag decides, the members up to the tag; for a scalar, its first character), and the
+//! chosen arm is then decoded in place, checked as it is read. So a union's value is read
+//! once, whatever the member order; only where the rules need more than the tag (an
+//! untagged object's property names, an array's first element) are those parts looked at
+//! before the arm reads them. The same rules choose the same arm from the same value
+//! however it is written, and an error inside the arm has its path and is placed after the
+//! union's value, as it always was.
 //!
-//! There is no faster way for some values (an object whose tag comes first decoded member
-//! by member, a plain string or integer arm without the buffer, a method's result union
-//! decoded as its usual arm in one pass): on the recorded traffic of real peers none
-//! gained more than a few percent, which does not pay for a second path
-//! (`docs/performance.md`, "What the measurements decided" in `bench/README.md`).
+//! Any other deserializer (`serde_json`'s, a [`Value`]) hands the value itself: it is read
+//! whole into a cheap buffer (not a [`serde_json::Value`]: borrowed strings and names, an
+//! object's members in a `Vec`), the rules pick the arm from it, and the arm decodes the
+//! buffer.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -48,7 +49,7 @@ use serde::de::{
 use serde_json::Value;
 
 use super::content::{Content, ContentSeed, ContentVisitor};
-use super::json::{Note, Parser};
+use super::json::Parser;
 use super::serde_helpers::Key;
 
 /// The kind of a JSON value.
@@ -166,9 +167,10 @@ impl<'a> Raw<'a> {
         }
     }
 
-    /// The members of an object, each name with the text at its value, in order, up to
-    /// the member `stop` (included): `Err` with the members read when the text is not JSON.
-    fn scan(&self, stop: Option<&str>, out: &mut Vec<(Cow<'a, str>, Raw<'a>)>) {
+    /// The members of an object, each name with the text at its value, in order, given
+    /// to `each` until it says stop; fewer when the text is not JSON. The values are
+    /// passed by their structure alone, checked when the arm reads them.
+    fn scan(&self, mut each: impl FnMut(Cow<'a, str>, &'a str) -> bool) {
         let mut p = Parser::new(self.text, 0);
         if p.bytes.first() != Some(&b'{') {
             return;
@@ -188,10 +190,7 @@ impl<'a> Raw<'a> {
             }
             p.at += 1;
             p.ws();
-            let value = Raw::new(&self.text[p.at..]);
-            let found = stop == Some(name.as_ref());
-            out.push((name, value));
-            if found || p.value(Note::No).is_err() {
+            if !each(name, &self.text[p.at..]) || p.skim().is_none() {
                 return;
             }
             p.ws();
@@ -205,7 +204,10 @@ impl<'a> Raw<'a> {
     fn members(&self) -> &[(Cow<'a, str>, Raw<'a>)] {
         self.members.get_or_init(|| {
             let mut members = Vec::new();
-            self.scan(None, &mut members);
+            self.scan(|name, value| {
+                members.push((name, Raw::new(value)));
+                true
+            });
             members
         })
     }
@@ -271,24 +273,25 @@ impl View for Raw<'_> {
     }
 
     fn tag(&self, key: &str) -> Option<Option<Cow<'_, str>>> {
-        let tagged =
-            |(_, value): &(Cow<'_, str>, Raw<'_>)| value.text().map(|t| Cow::Owned(t.to_string()));
         if let Some(members) = self.members.get() {
-            return members.iter().find(|(k, _)| k == key).map(tagged);
+            let (_, value) = members.iter().find(|(k, _)| k == key)?;
+            return Some(value.text().map(Cow::Borrowed));
         }
         // Read up to the tag only.
-        let mut read = Vec::new();
-        self.scan(Some(key), &mut read);
-        match read.pop() {
-            Some((name, value)) if name == key => Some(match value.text.as_bytes().first() {
-                Some(b'"') => {
-                    let mut p = Parser::new(value.text, 0);
-                    p.read_string().ok()
-                }
-                _ => None,
-            }),
+        let mut found = None;
+        self.scan(|name, value| {
+            if name != key {
+                return true;
+            }
+            found = Some(value);
+            false
+        });
+        let value = found?;
+        let mut p = Parser::new(value, 0);
+        Some(match p.bytes.first() {
+            Some(b'"') => p.read_string().ok(),
             _ => None,
-        }
+        })
     }
 }
 

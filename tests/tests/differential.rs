@@ -225,10 +225,16 @@ fn envelopes() -> Vec<Vec<u8>> {
                 .collect();
             out.push(format!("{{{}}}", bad.join(",")).into_bytes());
         }
-        // The same members backwards.
+        // The same members backwards, and in every rotation: each member first once, and
+        // last once (the one-pass reading takes an `id` written last from the end).
         let mut reversed = good.clone();
         reversed.reverse();
         out.push(format!("{{{}}}", reversed.join(",")).into_bytes());
+        for turn in 1..good.len() {
+            let mut rotated = good.clone();
+            rotated.rotate_left(turn);
+            out.push(format!("{{{}}}", rotated.join(",")).into_bytes());
+        }
     }
     out
 }
@@ -334,7 +340,7 @@ fn hostile_messages_get_one_answer_from_every_entry_point() {
         total.accepted,
         total.disagreements.len()
     );
-    assert!(total.inputs > 700, "{} cases", total.inputs);
+    assert!(total.inputs > 1_500, "{} cases", total.inputs);
     assert!(
         total.disagreements.is_empty(),
         "entry points disagree:\n{}",
