@@ -427,8 +427,10 @@ pub enum Message<R, N> {
         /// Members of the envelope the protocol does not define.
         extra: Extra,
     },
-    /// A batch (protocol versions that allow batches only).
-    Batch(Vec<Message<R, N>>),
+    /// A batch (protocol versions that allow batches only): each element decoded on its
+    /// own, as a server answers each (an element that is not a message, or does not
+    /// decode, is its error, beside the others).
+    Batch(Vec<Result<Message<R, N>, ProtocolError>>),
 }
 
 impl<R, N> Message<R, N> {
@@ -579,11 +581,9 @@ pub fn decode_careful<R: MethodSet, N: MethodSet>(
     };
     match top(checked, options)? {
         Top::One(noted) => one(noted),
-        Top::Batch(items) => items
-            .into_iter()
-            .map(|item| item.and_then(one))
-            .collect::<Result<_, _>>()
-            .map(Message::Batch),
+        Top::Batch(items) => Ok(Message::Batch(
+            items.into_iter().map(|item| item.and_then(one)).collect(),
+        )),
     }
 }
 
@@ -1272,14 +1272,16 @@ pub fn receive_typed<R: MethodSet, N: MethodSet, S: ResultSet>(
             finish::<R, N, _>(envelope(noted)?, options, &mut result).map(|(m, _)| m)
         }
         // A batch holds no result the caller asked for: as `decode`.
-        Top::Batch(items) => items
-            .into_iter()
-            .map(|item| {
-                let envelope = envelope(item?)?;
-                finish::<R, N, Message<R, N>>(envelope, options, &mut raw_response).map(|(m, _)| m)
-            })
-            .collect::<Result<_, _>>()
-            .map(|items| Incoming::Message(Message::Batch(items))),
+        Top::Batch(items) => Ok(Incoming::Message(Message::Batch(
+            items
+                .into_iter()
+                .map(|item| {
+                    let envelope = envelope(item?)?;
+                    finish::<R, N, Message<R, N>>(envelope, options, &mut raw_response)
+                        .map(|(m, _)| m)
+                })
+                .collect(),
+        ))),
     }
 }
 
@@ -1328,8 +1330,17 @@ impl<R: MethodSet, N: MethodSet> Serialize for Message<R, N> {
             .serialize(serializer),
             Message::Batch(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(item)?;
+                for (at, item) in items.iter().enumerate() {
+                    match item {
+                        Ok(message) => seq.serialize_element(message)?,
+                        // What did not decode has no message to write.
+                        Err(e) => {
+                            return Err(serde::ser::Error::custom(format_args!(
+                                "element {at} of the batch is not a message: {}",
+                                e.message
+                            )));
+                        }
+                    }
                 }
                 seq.end()
             }

@@ -201,8 +201,10 @@ fn check<R, N, S, F>(
             check_serve::<R, N>(tally, data, batches, &decoded, &serve, &at());
             check_peer::<R, N>(tally, data, &decoded, &at());
         }
-        // Nothing lost on the accepted ones.
-        if let Ok(message) = &decoded {
+        // Nothing lost on the accepted ones (a batch: when every element decoded; one
+        // that did not has nothing to write back).
+        let whole = |m: &&Message<R, N>| !matches!(m, Message::Batch(items) if items.iter().any(Result::is_err));
+        if let Some(message) = decoded.as_ref().ok().filter(whole) {
             let bytes = jsonrpc::encode_to_vec(message);
             let serde_bytes = serde_json::to_vec(message);
             tally.agree(
@@ -296,7 +298,12 @@ fn check_serve<R, N>(
             let mut same = true;
             let mut answers = Vec::new();
             for (m, item) in messages.iter().zip(&items) {
-                let (s, a) = expect(m, item, &None);
+                let (s, a) = match (m, item) {
+                    (Ok(m), item) => expect(m, item, &None),
+                    (Err(e), Serve::Answer(a)) => (Some(a.clone()) == answer_of(e), answer_of(e)),
+                    (Err(e), Serve::Ignore) => (e.notification, None),
+                    (Err(_), _) => (false, None),
+                };
                 same &= s;
                 answers.extend(a);
             }
@@ -308,7 +315,7 @@ fn check_serve<R, N>(
         }
         (Err(e), [Serve::Answer(a)], false) => (Some(a.clone()) == answer_of(e), answer_of(e)),
         (Err(e), [Serve::Ignore], false) => (e.notification, None),
-        // A batch decode refuses: the first element serve refuses is that error.
+        // A batch refused whole (empty, or not allowed): serve refuses it the same way.
         (Err(e), items, true) => {
             let first = items.iter().find_map(|i| match i {
                 Serve::Answer(a) => Some(Some(a.clone())),

@@ -3332,7 +3332,7 @@ pub struct JsonRpcErrorError {
 crate::rt::open_object! {
     JsonRpcErrorError {
         code: "code" int,
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }

@@ -4953,7 +4953,7 @@ pub struct ErrorObject {
 crate::rt::open_object! {
     ErrorObject {
         code: "code" int,
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }

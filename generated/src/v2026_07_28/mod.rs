@@ -1686,7 +1686,7 @@ crate::rt::open_object! {
         content: "content",
         is_error: "isError" optional,
         result_type: "resultType",
-        structured_content: "structuredContent" optional,
+        structured_content: "structuredContent" optional_nullable,
     }
 }
 
@@ -4645,7 +4645,7 @@ pub struct ErrorObject {
 crate::rt::open_object! {
     ErrorObject {
         code: "code" int,
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }
@@ -5099,7 +5099,7 @@ pub struct HeaderMismatchErrorError {
 crate::rt::open_object! {
     HeaderMismatchErrorError {
         code: "code",
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }
@@ -5851,7 +5851,7 @@ pub struct InternalError {
 crate::rt::open_object! {
     InternalError {
         code: "code",
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }
@@ -5940,7 +5940,7 @@ pub struct InvalidParamsError {
 crate::rt::open_object! {
     InvalidParamsError {
         code: "code",
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }
@@ -5980,7 +5980,7 @@ pub struct InvalidRequestError {
 crate::rt::open_object! {
     InvalidRequestError {
         code: "code",
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }
@@ -7989,7 +7989,7 @@ pub struct MethodNotFoundError {
 crate::rt::open_object! {
     MethodNotFoundError {
         code: "code",
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }
@@ -8747,7 +8747,7 @@ pub struct ParseError {
 crate::rt::open_object! {
     ParseError {
         code: "code",
-        data: "data" optional,
+        data: "data" optional_nullable,
         message: "message",
     }
 }
@@ -13161,7 +13161,7 @@ crate::rt::open_object! {
         meta: "_meta" optional,
         content: "content",
         is_error: "isError" optional,
-        structured_content: "structuredContent" optional,
+        structured_content: "structuredContent" optional_nullable,
         tool_use_id: "toolUseId",
     }
 }

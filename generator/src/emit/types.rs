@@ -154,6 +154,25 @@ impl Emitter<'_> {
 
     /// Whether a property or an arm holds an integer (through type aliases too): it then
     /// reads any number JSON Schema counts as an integer.
+    /// Whether `ty` is any JSON value (through aliases).
+    fn is_any(&self, ty: &TypeRef) -> bool {
+        let mut ty = ty;
+        for _ in 0..32 {
+            match ty {
+                TypeRef::Any => return true,
+                TypeRef::Named(n) => match self.types.get(n.as_str()).map(|t| &t.kind) {
+                    Some(Kind::Alias {
+                        target,
+                        newtype: false,
+                    }) => ty = target,
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        false
+    }
+
     fn is_integer(&self, ty: &TypeRef) -> bool {
         let mut ty = ty;
         for _ in 0..32 {
@@ -470,7 +489,10 @@ impl Emitter<'_> {
             let wire = &f.wire;
             // An integer property reads any number JSON Schema counts as an integer.
             let int = self.is_integer(&f.ty);
-            let how = match (f.required, f.nullable, int) {
+            // A property of any JSON value keeps `null` as a value (`"data": null` is not
+            // an absent `data`).
+            let nullable = f.nullable || self.is_any(&f.ty);
+            let how = match (f.required, nullable, int) {
                 (true, _, false) => quote!(),
                 (true, _, true) => quote!(int),
                 (false, false, false) => quote!(optional),
