@@ -154,41 +154,31 @@ impl Emitter<'_> {
 
     /// Whether a property or an arm holds an integer (through type aliases too): it then
     /// reads any number JSON Schema counts as an integer.
-    /// Whether `ty` is any JSON value (through aliases).
-    fn is_any(&self, ty: &TypeRef) -> bool {
+    /// `ty` with plain aliases followed (not newtypes), as far as 32 steps.
+    fn resolved<'t>(&'t self, ty: &'t TypeRef) -> &'t TypeRef {
         let mut ty = ty;
         for _ in 0..32 {
             match ty {
-                TypeRef::Any => return true,
                 TypeRef::Named(n) => match self.types.get(n.as_str()).map(|t| &t.kind) {
                     Some(Kind::Alias {
                         target,
                         newtype: false,
                     }) => ty = target,
-                    _ => return false,
+                    _ => return ty,
                 },
-                _ => return false,
+                _ => return ty,
             }
         }
-        false
+        ty
+    }
+
+    /// Whether `ty` is any JSON value (through aliases).
+    fn is_any(&self, ty: &TypeRef) -> bool {
+        matches!(self.resolved(ty), TypeRef::Any)
     }
 
     fn is_integer(&self, ty: &TypeRef) -> bool {
-        let mut ty = ty;
-        for _ in 0..32 {
-            match ty {
-                TypeRef::Integer | TypeRef::Unsigned => return true,
-                TypeRef::Named(n) => match self.types.get(n.as_str()).map(|t| &t.kind) {
-                    Some(Kind::Alias {
-                        target,
-                        newtype: false,
-                    }) => ty = target,
-                    _ => return false,
-                },
-                _ => return false,
-            }
-        }
-        false
+        matches!(self.resolved(ty), TypeRef::Integer | TypeRef::Unsigned)
     }
 
     /// The type of a property or a union's arm: as [`ty`](Self::ty), behind a `Box` where
