@@ -46,7 +46,6 @@ macro_rules! if_schemars {
 pub mod adapt;
 #[cfg(feature = "adapt")]
 pub mod bridge;
-mod content;
 pub mod convert;
 pub mod envelope;
 pub mod json;

@@ -32,10 +32,10 @@
 //! however it is written, and an error inside the arm has its path and is placed after the
 //! union's value, as it always was.
 //!
-//! Any other deserializer (`serde_json`'s, a [`Value`]) hands the value itself: it is read
-//! whole into a cheap buffer (not a [`serde_json::Value`]: borrowed strings and names, an
-//! object's members in a `Vec`), the rules pick the arm from it, and the arm decodes the
-//! buffer.
+//! `serde_json`'s deserializers (of text, or of a [`Value`]) are asked for the value's text,
+//! as their `RawValue`, which the one decoder then reads as above, checks included. Any
+//! other deserializer hands the value itself: it is read whole into a [`Value`], the rules
+//! pick the arm from it, and the arm decodes that.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -43,12 +43,12 @@ use std::marker::PhantomData;
 use std::borrow::Cow;
 use std::cell::OnceCell;
 
+use serde::Deserialize;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 use serde_json::Value;
 
-use super::content::{Content, ContentSeed, ContentVisitor};
 use super::json::Parser;
 use super::serde_helpers::Key;
 
@@ -125,8 +125,7 @@ impl fmt::Display for SelectError {
 
 impl std::error::Error for SelectError {}
 
-/// What the rules read of a JSON value: [`Value`], or the cheaper buffer a union reads
-/// its value into (`Content`).
+/// What the rules read of a JSON value: a [`Value`], or the text at it ([`Raw`]).
 pub(crate) trait View {
     /// The kind of the value.
     fn kind(&self) -> Json;
@@ -292,49 +291,6 @@ impl View for Raw<'_> {
             Some(b'"') => p.read_string().ok(),
             _ => None,
         })
-    }
-}
-
-impl View for Content<'_> {
-    fn kind(&self) -> Json {
-        match self {
-            Content::Null => Json::Null,
-            Content::Bool(_) => Json::Boolean,
-            Content::Number(n) => number_kind(n),
-            Content::Str(_) | Content::String(_) => Json::String,
-            Content::Seq(_) => Json::Array,
-            Content::Map(_) => Json::Object,
-        }
-    }
-
-    fn member(&self, key: &str) -> Option<&Self> {
-        match self {
-            Content::Map(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    fn member_names(&self) -> impl Iterator<Item = &str> {
-        let members = match self {
-            Content::Map(members) => members.as_slice(),
-            _ => &[],
-        };
-        members.iter().map(|(k, _)| k.as_ref())
-    }
-
-    fn text(&self) -> Option<&str> {
-        match self {
-            Content::Str(s) => Some(s),
-            Content::String(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    fn first_item(&self) -> Option<&Self> {
-        match self {
-            Content::Seq(items) => items.first(),
-            _ => None,
-        }
     }
 }
 
@@ -506,7 +462,7 @@ impl Union {
     /// The arm for a value read whole. Not generic, so that the rules are compiled once,
     /// here, rather than in every crate that decodes a union.
     #[inline(never)]
-    fn choose(&self, value: &Content<'_>) -> Result<usize, SelectError> {
+    fn choose(&self, value: &Value) -> Result<usize, SelectError> {
         self.select_in(value)
     }
 }
@@ -636,12 +592,11 @@ macro_rules! union_arms {
     };
 }
 
-/// Decodes a union, choosing its arm by the rules in the [module docs](self) and buffering
-/// the value only where the rules need all of it.
+/// Decodes a union, choosing its arm by the rules in the [module docs](self).
 pub fn deserialize<'de, U: Arms, D: Deserializer<'de>>(deserializer: D) -> Result<U, D::Error> {
-    // Through the newtype hint, so that the path-tracking decoder can hand the value over
-    // with its position (see `path::UNION`); any other deserializer gives the value.
-    deserializer.deserialize_newtype_struct(super::path::UNION, UnionVisitor(PhantomData))
+    // Through the newtype hint, so that the one decoder can hand the value over in place
+    // (see `path::UNION`); any other deserializer gives the value itself.
+    deserializer.deserialize_newtype_struct(super::path::UNION, UnionVisitor::<U>(PhantomData))
 }
 
 struct UnionVisitor<U>(PhantomData<U>);
@@ -654,14 +609,23 @@ fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
     E::custom(format_args!("{} (as {arm}): {e}", facts.name))
 }
 
-/// Chooses and decodes the arm of a value read whole.
-fn buffered<U: Arms, E: de::Error>(value: Content<'_>) -> Result<U, E> {
+/// Chooses and decodes the arm of a value another deserializer handed over whole.
+fn from_value<U: Arms, E: de::Error>(value: Value) -> Result<U, E> {
     let index = U::facts().choose(&value).map_err(E::custom)?;
     U::arm(index, value).map_err(|e| arm_error::<U, E>(index, e))
 }
 
-/// Chooses the arm of a union's value read whole (the variant of the tracking decoder's
-/// [`EnumAccess`]).
+/// Chooses and decodes the arm of a value's text (from `serde_json`'s deserializers, as
+/// its `RawValue`): by the one decoder, as inside a message.
+fn from_text<U: Arms, E: de::Error>(text: &str) -> Result<U, E> {
+    let index = U::facts().choose_raw(text).map_err(E::custom)?;
+    Parser::new(text, 0)
+        .whole(ArmSeed::<U>(index, PhantomData))
+        .map_err(|e| arm_error::<U, E>(index, e))
+}
+
+/// Chooses the arm of a union's value from the text at it (the variant of the one
+/// decoder's [`EnumAccess`]).
 struct Choose<U>(PhantomData<U>);
 
 impl<'de, U: Arms> DeserializeSeed<'de> for Choose<U> {
@@ -684,17 +648,6 @@ impl<'de, U: Arms> Visitor<'de> for Choose<U> {
     fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<usize, E> {
         U::facts().choose_raw(text).map_err(E::custom)
     }
-
-    /// The value itself, from any other deserializer: read whole.
-    fn visit_newtype_struct<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<usize, D::Error> {
-        let value = ContentSeed.deserialize(deserializer)?;
-        U::facts()
-            .choose(&value)
-            .map_err(<D::Error as de::Error>::custom)
-    }
 }
 
 struct ArmSeed<U>(usize, PhantomData<U>);
@@ -707,48 +660,24 @@ impl<'de, U: Arms> DeserializeSeed<'de> for ArmSeed<U> {
     }
 }
 
-/// An object, read whole; a property given twice is an error.
-fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(map: A) -> Result<U, A::Error> {
-    buffered(read_object(map)?)
-}
-
-/// An object, read whole (generic in the input only: compiled once per input, not once
-/// per union).
-fn read_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Content<'de>, A::Error> {
-    let mut members = Vec::new();
-    let mut names = Names::default();
-    while let Some(key) = map.next_key::<Key<'de>>()? {
-        let key = key.into_cow();
-        if names.repeated(&members, &key) {
-            // As the derived decoders say of a property given twice.
+/// The members of an object handed over whole, `first` (already read) and the rest, as a
+/// [`Value`]; a property given twice is an error, as the derived decoders say it.
+/// Generic in the input only: compiled once per input, not once per union.
+fn object<'de, A: MapAccess<'de>>(first: Key<'de>, mut map: A) -> Result<Value, A::Error> {
+    let mut members = serde_json::Map::new();
+    let mut key = Some(first);
+    while let Some(name) = key {
+        let name = name.into_string();
+        let value = map.next_value::<Value>()?;
+        if members.contains_key(&name) {
             return Err(<A::Error as de::Error>::custom(format_args!(
-                "duplicate field `{key}`"
+                "duplicate field `{name}`"
             )));
         }
-        members.push((key, map.next_value_seed(ContentSeed)?));
+        members.insert(name, value);
+        key = map.next_key()?;
     }
-    Ok(Content::Map(members))
-}
-
-/// The property names of an object being read, to find one given twice: by looking
-/// through the members while there are few, by a set of the names past that (so that a
-/// huge object cannot make the check quadratic).
-#[derive(Default)]
-struct Names(std::collections::HashSet<String>);
-
-impl Names {
-    /// Whether `key` is among `members` (the object read so far), noting it.
-    #[inline(never)]
-    fn repeated(&mut self, members: &[(Cow<'_, str>, Content<'_>)], key: &str) -> bool {
-        const SCAN: usize = 16;
-        if members.len() < SCAN {
-            return members.iter().any(|(k, _)| k == key);
-        }
-        if self.0.is_empty() {
-            self.0.extend(members.iter().map(|(k, _)| k.to_string()));
-        }
-        !self.0.insert(key.to_string())
-    }
+    Ok(Value::Object(members))
 }
 
 impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
@@ -758,21 +687,52 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
         write!(f, "a value of the union {}", U::facts().name)
     }
 
+    /// The value in place, from the one decoder: the arm is chosen from the text at it,
+    /// then decoded in place.
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<U, A::Error> {
+        let (index, arm) = data.variant_seed(Choose::<U>(PhantomData))?;
+        arm.newtype_variant_seed(ArmSeed::<U>(index, PhantomData))
+            .map_err(|e| arm_error::<U, A::Error>(index, e))
+    }
+
+    /// The value itself, from any other deserializer: asked for as its text (which
+    /// `serde_json`'s deserializers and `Value` give, as the `RawValue` they know), or
+    /// else read whole.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
+        deserializer.deserialize_newtype_struct(super::read::RAW_VALUE_TOKEN, Whole(self))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
+        match map.next_key::<Key<'de>>()? {
+            Some(key) if key.as_str() == super::read::RAW_VALUE_TOKEN => {
+                from_text(map.next_value::<Key<'de>>()?.as_str())
+            }
+            Some(key) => from_value(object(key, map)?),
+            None => from_value(Value::Object(serde_json::Map::new())),
+        }
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<U, A::Error> {
+        from_value(Value::deserialize(de::value::SeqAccessDeserializer::new(
+            seq,
+        ))?)
+    }
+
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<U, E> {
-        buffered(Content::Bool(v))
+        from_value(Value::Bool(v))
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<U, E> {
-        buffered(Content::Number(v.into()))
+        from_value(Value::from(v))
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<U, E> {
-        buffered(Content::Number(v.into()))
+        from_value(Value::from(v))
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<U, E> {
         match serde_json::Number::from_f64(v) {
-            Some(n) => buffered(Content::Number(n)),
+            Some(n) => from_value(Value::Number(n)),
             None => Err(E::custom(format_args!(
                 "{}: {v} is not a JSON number",
                 U::facts().name
@@ -781,48 +741,75 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<U, E> {
-        buffered(Content::String(v.to_string()))
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<U, E> {
-        buffered(Content::Str(v))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<U, E> {
-        buffered(Content::String(v))
+        from_value(Value::from(v))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<U, E> {
-        buffered(Content::Null)
+        from_value(Value::Null)
     }
 
     fn visit_none<E: de::Error>(self) -> Result<U, E> {
-        buffered(Content::Null)
+        from_value(Value::Null)
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
         deserialize(deserializer)
     }
+}
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<U, A::Error> {
-        buffered(ContentVisitor.visit_seq(seq)?)
+/// A union's value asked for as its text (`RawValue`): a deserializer that does not know
+/// the request hands the value itself, read whole.
+struct Whole<U>(UnionVisitor<U>);
+
+impl<'de, U: Arms> Visitor<'de> for Whole<U> {
+    type Value = U;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
     }
 
-    /// The value itself, as any deserializer but the path-tracking one hands it over.
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-
-    /// The value read whole with its position, from the path-tracking decoder: the arm is
-    /// chosen as always, then decoded tracked, so that an error inside it has its path.
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<U, A::Error> {
-        let (index, arm) = data.variant_seed(Choose::<U>(PhantomData))?;
-        arm.newtype_variant_seed(ArmSeed::<U>(index, PhantomData))
-            .map_err(|e| arm_error::<U, A::Error>(index, e))
+        from_value(Value::deserialize(deserializer)?)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<U, A::Error> {
-        buffer_object(map)
+        self.0.visit_map(map)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<U, A::Error> {
+        self.0.visit_seq(seq)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<U, E> {
+        self.0.visit_bool(v)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<U, E> {
+        self.0.visit_i64(v)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<U, E> {
+        self.0.visit_u64(v)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<U, E> {
+        self.0.visit_f64(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<U, E> {
+        self.0.visit_str(v)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<U, E> {
+        self.0.visit_unit()
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<U, E> {
+        self.0.visit_none()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
+        self.0.visit_some(deserializer)
     }
 }
 
@@ -948,12 +935,10 @@ mod tests {
     //! and to the arm the rules name.
 
     use super::*;
-    use serde::Deserialize;
 
     /// The value read whole and given to the rules, as a union does with any value.
     fn whole<U: Arms>(value: &Value) -> Result<U, String> {
-        let content = Content::deserialize(value).map_err(|e| e.to_string())?;
-        buffered::<U, serde_json::Error>(content).map_err(|e| e.to_string())
+        from_value::<U, serde_json::Error>(value.clone()).map_err(|e| e.to_string())
     }
 
     const fn arm(name: &'static str, json: Json) -> Arm {
