@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Asserts the content each interop run got back (shallow checks are not enough: a server
-with no fixtures still passes some). usage: check.py KIND FILE [EXPECTED_VERSION]"""
+with no fixtures still passes some). usage: check.py KIND FILE [EXPECTED_VERSION]
+KIND: sdk, self, ours (interop/run and interop/record), rmcp-client, peer-server
+(interop/record)."""
 
 import json
 import sys
@@ -123,6 +125,41 @@ def self_check(lines, version):
     expect(prompt == "Prompt with arguments: arg1='testValue1', arg2='testValue2'", prompt)
 
 
+def rmcp_client(d):
+    """Output of `mcp-rmcp-peer client` (rmcp's client) against our server."""
+    expect(d.get("ok") is True and d.get("protocol_version") == "2025-11-25", f"rmcp client: {d}")
+    expect(d["tools"] == len(TOOLS) and d["resources"] > 0 and d["prompts"] > 0, f"rmcp client: {d}")
+    expect(d["tool_result"].startswith("progress token "), f"tools/call: {d['tool_result']}")
+
+
+def peer_server(lines):
+    """Output of mcp-example-client against the servers we wrote on an SDK
+    (`mcp-rmcp-peer server`, interop/py_server.py): every tool, resource and prompt they
+    offer, called, with the content each is written to give."""
+    events = [json.loads(l) for l in lines if l.strip()]
+    by = lambda kind: [e for e in events if e["event"] == kind]
+    expect(not by("error"), f"the client reported an error: {by('error')}")
+    expect([e["version"] for e in by("negotiated")] == ["2026-07-28"], f"negotiated: {by('negotiated')}")
+    calls = {e["name"]: e["result"] for e in by("call")}
+    expect(set(calls) == set(by("tools")[0]["names"]), f"called {sorted(calls)} of {by('tools')}")
+    for name, result in calls.items():
+        expect(result.get("isError", False) == (name == "fail"), f"{name}: {result}")
+    types = lambda name: [c["type"] for c in calls[name]["content"]]
+    expect(types("several_blocks") == ["text", "text", "resource_link"], calls["several_blocks"])
+    expect("image" in types("image"), calls["image"])
+    expect(types("embedded") == ["resource", "resource"], calls["embedded"])
+    structured = [n for n, r in calls.items() if isinstance(r.get("structuredContent"), dict)]
+    expect(structured, "no structuredContent")
+    reads = {e["uri"]: e["result"]["contents"][0] for e in by("read")}
+    expect(set(reads) >= {"memo://readme", "memo://logo"}, f"read: {sorted(reads)}")
+    expect("«ünïcödé»" in reads["memo://readme"]["text"] and reads["memo://logo"]["blob"].startswith("iVBOR"), reads)
+    prompts = {e["name"]: e["result"] for e in by("prompt")}
+    expect(set(prompts) == set(by("prompts")[0]["names"]), f"prompts: {sorted(prompts)}")
+    roles = [m["role"] for m in prompts["review"]["messages"]]
+    expect(roles == ["user", "user", "assistant"], prompts["review"])
+    return len(calls), len(reads), len(prompts)
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
     with open(path) as f:
@@ -136,6 +173,12 @@ def main():
     elif kind == "ours":
         n = our_client(text.splitlines())
         print(f"content ok ({n} unsolicited notifications tolerated)")
+    elif kind == "rmcp-client":
+        rmcp_client(json.loads(text))
+        print("content ok")
+    elif kind == "peer-server":
+        calls, reads, prompts = peer_server(text.splitlines())
+        print(f"content ok ({calls} tools called, {reads} resources read, {prompts} prompts got)")
     else:
         fail(f"unknown kind {kind}")
 

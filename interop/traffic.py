@@ -24,7 +24,11 @@ SESSIONS = [
     ("python-auto", "mcp 2.3.0 (Python SDK), mode auto", "client"),
     ("python-2026-07-28", "mcp 2.3.0 (Python SDK), mode 2026-07-28", "client"),
     ("typescript", "@modelcontextprotocol/sdk 1.32.2 (TypeScript SDK)", "client"),
+    ("typescript-large", "@modelcontextprotocol/sdk 1.32.2 (TypeScript SDK)", "client"),
     ("server-everything", "@modelcontextprotocol/server-everything 2026.8.31", "server"),
+    ("rmcp-client", "rmcp 3.11.0 (Rust SDK), client", "client"),
+    ("rmcp-server", "rmcp 3.11.0 (Rust SDK), server", "server"),
+    ("python-server", "mcp 2.3.0 (Python SDK), MCPServer", "server"),
     ("conformance", "@modelcontextprotocol/conformance 0.1.16, suite active", "client"),
 ]
 KINDS = ["request", "notification", "result", "error", "batch", "not-json", "other"]
@@ -71,7 +75,9 @@ def id_key(value):
 
 def read_log(path):
     entries = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    # Lines end with "\n" only: a text may hold U+2028 and the like raw, which
+    # str.splitlines() would split at.
+    for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         if not line:
             continue
         e = json.loads(line)
@@ -222,7 +228,11 @@ Real JSON-RPC messages written by MCP peers none of us wrote, exactly as they wr
 | `python-auto.jsonl` | mcp 2.3.0, `mode="auto"` | stdio | client | the same, after a `server/discover` probe |
 | `python-2026-07-28.jsonl` | mcp 2.3.0, `mode="2026-07-28"` | stdio | client | the same with no handshake; every request carries the `io.modelcontextprotocol/*` `_meta` envelope |
 | `typescript.jsonl` | @modelcontextprotocol/sdk 1.32.2 (npm), Node NODE | stdio | client | `interop/ts_client.mjs` against our server, same calls |
+| `typescript-large.jsonl` | @modelcontextprotocol/sdk 1.32.2 (npm), Node NODE | stdio | client | the same calls, the tools/call with large `arguments` (`interop/large_args.py 2 24`: about 24 KB of nested objects, arrays, unicode, escapes, big and odd numbers) and a `_meta` (`--tool-meta`: a `progressToken` and custom keys); the client stops at the first error |
 | `server-everything.jsonl` | @modelcontextprotocol/server-everything 2026.8.31 (npm), Node NODE22 | stdio | server | our `mcp-example-client` against it: the calls of `interop/run` step 3 (echo, get-sum, get-tiny-image, get-roots-list, trigger-sampling-request, a resource read, two prompts); it asks us for roots and sampling |
+| `rmcp-client.jsonl` | rmcp 3.11.0 (crates.io), the official Rust SDK, as a client (`interop/rmcp-peer`) | stdio | client | `mcp-rmcp-peer client` against our server: initialize, tools/list, a tools/call of `test_tool_with_progress` with large `arguments` (`interop/large_args.py 1 20`) and custom `_meta` keys (rmcp puts a `progressToken` of its own in every request's `_meta`), resources/list, resources/read, prompts/list, prompts/get with arguments, ping |
+| `rmcp-server.jsonl` | rmcp 3.11.0, as a server (`mcp-rmcp-peer server`) | stdio | server | our `mcp-example-client` against it: server/discover, the three lists, its six tools (text, several blocks, an image, `structuredContent`, embedded resources, an `isError` result), two resource reads, a prompt with arguments |
+| `python-server.jsonl` | mcp 2.3.0 (PyPI), `MCPServer` (`interop/py_server.py`) | stdio | server | our client against it: server/discover, the three lists, its seven tools (text, several blocks, an image, structured output, embedded resources, audio, an `isError` result), three resource reads (one through a template), two prompts |
 | `conformance.jsonl` | @modelcontextprotocol/conformance 0.1.16 (npm), suite `active`, Node NODE22 | Streamable HTTP | client | the suite against `mcp-example-server --http`: one POST body per line, many MCP sessions |
 """.replace("NODE22", meta.get("node22", "?")).replace("NODE", meta.get("node", "?")))
     s.append("""## How it was recorded
@@ -323,7 +333,7 @@ def verify(out, name, entries):
     want = [e["text"] for e in entries if e["dir"] == "in" and e["text"].strip()]
     got = []
     not_json = 0
-    for line in (out / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (out / f"{name}.jsonl").read_text(encoding="utf-8").split("\n")[:-1]:
         obj = json.loads(line, object_pairs_hook=lambda p: p)
         keys = [k for k, _ in obj]
         if keys != ["session", "peer", "version", "from", "answers", "text"]:

@@ -9,6 +9,7 @@
 //   --timeout S          overall deadline in seconds (default 30); also the per-request timeout; exit 124
 //   --tool NAME          tool to call            (default test_simple_text)
 //   --tool-args JSON     tool arguments object   (default {})
+//   --tool-meta JSON     request `_meta` object sent on tools/call (default none)
 //   --resource URI       resource to read        (default test://static-text)
 //   --prompt NAME        prompt to get           (default test_simple_prompt)
 //   --prompt-args JSON   prompt arguments object (default none)
@@ -44,6 +45,7 @@ function parseArgs(argv) {
     timeout: 30,
     tool: "test_simple_text",
     toolArgs: {},
+    toolMeta: undefined,
     resource: "test://static-text",
     prompt: "test_simple_prompt",
     promptArgs: undefined,
@@ -66,6 +68,7 @@ function parseArgs(argv) {
       case "--timeout": opts.timeout = Number(val()); break;
       case "--tool": opts.tool = val(); break;
       case "--tool-args": opts.toolArgs = JSON.parse(val()); break;
+      case "--tool-meta": opts.toolMeta = JSON.parse(val()); break;
       case "--resource": opts.resource = val(); break;
       case "--prompt": opts.prompt = val(); break;
       case "--prompt-args": opts.promptArgs = JSON.parse(val()); break;
@@ -170,7 +173,9 @@ async function main() {
 
     if (!opts.listOnly) {
       step = "tools/call";
-      out.tool_result = await client.callTool({ name: opts.tool, arguments: opts.toolArgs }, undefined, reqOpts);
+      const call = { name: opts.tool, arguments: opts.toolArgs };
+      if (opts.toolMeta) call._meta = opts.toolMeta;
+      out.tool_result = await client.callTool(call, undefined, reqOpts);
       if (out.tool_result.isError && !opts.allowToolError) {
         throw new Error(`tool '${opts.tool}' returned isError=true`);
       }

@@ -148,23 +148,16 @@ impl<'a> Key<'a> {
             Cow::Borrowed(self.raw)
         }
     }
-
-    fn same(self, other: Key<'_>) -> bool {
-        if !self.escaped && !other.escaped {
-            self.raw == other.raw
-        } else {
-            self.name() == other.name()
-        }
-    }
 }
 
 /// Up to this many member names of one object are compared one by one; past that, they
 /// go into a set, so that a huge object cannot make the check quadratic.
 const SCAN: usize = 16;
 
-/// The member names of the object being read, to find one given twice.
+/// The member names of the object being read, to find one given twice: the first few,
+/// while none has escapes, compared as written; past that, a set of the names.
 pub(crate) struct Names<'a> {
-    first: [Key<'a>; SCAN],
+    first: [&'a str; SCAN],
     len: usize,
     rest: Option<HashSet<Cow<'a, str>>>,
 }
@@ -172,7 +165,7 @@ pub(crate) struct Names<'a> {
 impl<'a> Names<'a> {
     pub(crate) fn new() -> Self {
         Names {
-            first: [Key::default(); SCAN],
+            first: [""; SCAN],
             len: 0,
             rest: None,
         }
@@ -180,15 +173,20 @@ impl<'a> Names<'a> {
 
     /// Notes `key`; whether the object had it already.
     pub(crate) fn repeated(&mut self, key: Key<'a>) -> bool {
-        if self.len < SCAN {
-            let seen = self.first[..self.len].iter().any(|k| k.same(key));
-            self.first[self.len] = key;
-            self.len += 1;
-            return seen;
+        if self.rest.is_none() {
+            if !key.escaped && self.len < SCAN {
+                let raw = key.raw.as_bytes();
+                let seen = self.first[..self.len]
+                    .iter()
+                    .any(|k| k.len() == raw.len() && k.as_bytes() == raw);
+                self.first[self.len] = key.raw;
+                self.len += 1;
+                return seen;
+            }
+            let names = self.first[..self.len].iter().map(|k| Cow::Borrowed(*k));
+            self.rest = Some(names.collect());
         }
-        let set = self
-            .rest
-            .get_or_insert_with(|| self.first.iter().map(|k| k.name()).collect());
+        let set = self.rest.get_or_insert_with(HashSet::new);
         !set.insert(key.name())
     }
 }
@@ -303,7 +301,7 @@ const HI: u64 = 0x8080_8080_8080_8080;
 /// character, as the high bit of each: the lowest one set is exact (bits above it may be
 /// set by a borrow and mean nothing).
 #[inline]
-pub(crate) fn special(v: u64) -> u64 {
+fn special(v: u64) -> u64 {
     let control = v.wrapping_sub(LO * 0x20) & !v;
     let quote = v ^ (LO * u64::from(b'"'));
     let backslash = v ^ (LO * u64::from(b'\\'));
@@ -345,7 +343,7 @@ impl<'a> Parser<'a> {
             Some(b't') => self.literal(b"true"),
             Some(b'f') => self.literal(b"false"),
             Some(b'n') => self.literal(b"null"),
-            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b'-' | b'0'..=b'9') => self.number().map(drop),
             Some(_) => Err(self.fail("expected a value")),
             None => Err(self.fail("EOF while parsing a value")),
         }
@@ -483,23 +481,40 @@ impl<'a> Parser<'a> {
 
     /// Reads a string (at its opening quote): its raw inside, and whether it has escapes.
     pub(crate) fn string(&mut self) -> Result<(&'a str, bool), Fault<'a>> {
-        self.at += 1;
-        let start = self.at;
+        let start = self.at + 1;
+        self.at = start;
+        self.plain();
+        if self.bytes.get(self.at) == Some(&b'"') {
+            self.at += 1;
+            return Ok((&self.text[start..self.at - 1], false));
+        }
+        self.string_rest(start)
+    }
+
+    /// Passes the bytes that need no look (not a quote, a backslash or a control
+    /// character), eight at a time.
+    #[inline]
+    pub(crate) fn plain(&mut self) {
+        while let Some(eight) = self
+            .bytes
+            .get(self.at..self.at + 8)
+            .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
+        {
+            let found = special(u64::from_le_bytes(eight));
+            if found != 0 {
+                self.at += (found.trailing_zeros() / 8) as usize;
+                return;
+            }
+            self.at += 8;
+        }
+    }
+
+    /// The rest of a string that began at `start`, from the first byte [`plain`](Self::plain)
+    /// stopped at that is not its closing quote.
+    #[inline(never)]
+    fn string_rest(&mut self, start: usize) -> Result<(&'a str, bool), Fault<'a>> {
         let mut escaped = false;
         loop {
-            // Eight bytes at a time up to the first that needs a look.
-            while let Some(eight) = self
-                .bytes
-                .get(self.at..self.at + 8)
-                .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
-            {
-                let found = special(u64::from_le_bytes(eight));
-                if found != 0 {
-                    self.at += (found.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                self.at += 8;
-            }
             match self.bytes.get(self.at) {
                 None => return Err(self.fail("EOF while parsing a string")),
                 Some(b'"') => {
@@ -518,6 +533,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(_) => self.at += 1,
             }
+            self.plain();
         }
     }
 
@@ -567,29 +583,39 @@ impl<'a> Parser<'a> {
         Ok(unit)
     }
 
-    /// Reads a number; one a double cannot hold is a fault, as serde_json says.
-    pub(crate) fn number(&mut self) -> Result<(), Fault<'a>> {
+    /// Reads a number; one a double cannot hold is a fault, as serde_json says. Its value
+    /// when it is written as digits alone (an optional `-`, no fraction or exponent) and
+    /// they fit `u64`, for [`read`](super::read) to hand over without reading it again.
+    pub(crate) fn number(&mut self) -> Result<Option<u64>, Fault<'a>> {
         let start = self.at;
         if self.bytes.get(self.at) == Some(&b'-') {
             self.at += 1;
         }
         let int = self.at;
+        let mut value = Some(0u64);
         match self.bytes.get(self.at) {
             Some(b'0') => self.at += 1,
-            Some(b'1'..=b'9') => self.digits(),
+            Some(b'1'..=b'9') => {
+                while let Some(&digit) = self.bytes.get(self.at).filter(|b| b.is_ascii_digit()) {
+                    value = value
+                        .and_then(|v| v.checked_mul(10))
+                        .and_then(|v| v.checked_add(u64::from(digit - b'0')));
+                    self.at += 1;
+                }
+            }
             _ => return Err(self.fail("invalid number")),
         }
         let int_digits = self.at - int;
         if self.bytes.get(self.at) == Some(&b'.') {
+            value = None;
             self.at += 1;
             if !self.bytes.get(self.at).is_some_and(u8::is_ascii_digit) {
                 return Err(self.fail("invalid number"));
             }
             self.digits();
         }
-        let mut exponent = false;
         if let Some(b'e' | b'E') = self.bytes.get(self.at) {
-            exponent = true;
+            value = None;
             self.at += 1;
             if let Some(b'+' | b'-') = self.bytes.get(self.at) {
                 self.at += 1;
@@ -598,16 +624,26 @@ impl<'a> Parser<'a> {
                 return Err(self.fail("invalid number"));
             }
             self.digits();
+            // Whether a double holds it.
+            if !self.text[start..self.at]
+                .parse::<f64>()
+                .is_ok_and(f64::is_finite)
+            {
+                self.at = start;
+                return Err(self.fail("number out of range"));
+            }
+        } else if int_digits > 300 {
+            // Without an exponent and with at most 300 digits before the point, a number
+            // is below 1e300.
+            if !self.text[start..self.at]
+                .parse::<f64>()
+                .is_ok_and(f64::is_finite)
+            {
+                self.at = start;
+                return Err(self.fail("number out of range"));
+            }
         }
-        // Without an exponent and with at most 300 digits before the point, a number is
-        // below 1e300; otherwise serde_json says whether a double holds it.
-        if (exponent || int_digits > 300)
-            && serde_json::from_str::<f64>(&self.text[start..self.at]).is_err()
-        {
-            self.at = start;
-            return Err(self.fail("number out of range"));
-        }
-        Ok(())
+        Ok(value)
     }
 
     fn digits(&mut self) {

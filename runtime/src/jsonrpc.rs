@@ -615,21 +615,23 @@ impl<'a, R, N, S> Read<'a, R, N, S> {
         let Read {
             id, body, extra, ..
         } = self;
-        let message = match (body, id) {
-            (Body::Request(request), Some(id)) => Message::Request { id, request, extra },
-            (Body::Notification(notification), _) => Message::Notification {
+        // `one_pass` gives a request and a result only with an id.
+        let id_of =
+            |id: Option<Id>| id.expect("one_pass gives a request or result only with an id");
+        match body {
+            Body::Request(request) => T::from(Message::Request {
+                id: id_of(id),
+                request,
+                extra,
+            }),
+            Body::Notification(notification) => T::from(Message::Notification {
                 notification,
                 extra,
-            },
-            (Body::Typed(typed), Some(id)) => return result(id, Ok(typed), extra),
-            (Body::Result(raw), Some(id)) => return result(id, Err(raw), extra),
-            (Body::Error(error), id) => Message::Error { id, error, extra },
-            // `one_pass` gives a request and a result only with an id.
-            (Body::Request(_) | Body::Typed(_) | Body::Result(_), None) => {
-                unreachable!("one_pass gives a request or result only with an id")
-            }
-        };
-        T::from(message)
+            }),
+            Body::Typed(typed) => result(id_of(id), Ok(typed), extra),
+            Body::Result(raw) => result(id_of(id), Err(raw), extra),
+            Body::Error(error) => T::from(Message::Error { id, error, extra }),
+        }
     }
 }
 
@@ -711,20 +713,18 @@ pub(crate) fn one_pass<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
                 // Without an `id` yet, by the set that knows the method: an `id` may
                 // still come (checked at the end). A set that does not know it reads
                 // nothing.
-                let mut decoded = None;
                 if id.is_none() {
-                    decoded = N::decode_checked(method, Payload(At::Here(p)))
-                        .ok()?
-                        .map(Body::Notification);
+                    if let Some(n) = N::decode_checked(method, Payload(At::Here(p))).ok()? {
+                        body = Some(Body::Notification(n));
+                    }
                 }
-                if decoded.is_none() {
-                    decoded = R::decode_checked(method, Payload(At::Here(p)))
-                        .ok()?
-                        .map(Body::Request);
+                if body.is_none() {
+                    body = Some(Body::Request(
+                        R::decode_checked(method, Payload(At::Here(p))).ok()??,
+                    ));
                 }
                 p.meta_depth = 0;
                 meta = p.meta.take();
-                body = Some(decoded?);
             }
             "result" if body.is_none() && method.is_none() && later.is_none() => match &id {
                 Some(id) => body = Some(result::<R, N, S>(p, method_of(id))?),
@@ -767,15 +767,15 @@ pub(crate) fn one_pass<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
         p.at = at;
         body = Some(result::<R, N, S>(&mut p, method_of(id.as_ref()?))?);
     }
-    let body = match (body, method) {
-        (Some(body), _) => body,
+    if body.is_none() {
         // A request or notification without params.
-        (None, Some(method)) => match id {
+        let method = method?;
+        body = Some(match id {
             Some(_) => Body::Request(R::decode_checked(method, Payload::text(None)).ok()??),
             None => Body::Notification(N::decode_checked(method, Payload::text(None)).ok()??),
-        },
-        (None, None) => return None,
-    };
+        });
+    }
+    let body = body?;
     match (&body, &id) {
         (Body::Request(_) | Body::Typed(_) | Body::Result(_), None) => return None,
         (Body::Notification(_), Some(_)) => return None,

@@ -50,32 +50,18 @@ impl<'de> Parser<'de> {
     /// Reads a number (at its first character).
     fn read_number(&mut self) -> Result<Number, Fault<'de>> {
         let start = self.at;
-        self.number()?;
-        let text = &self.text[start..self.at];
-        let plain = !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
-        if plain {
-            match text.strip_prefix('-') {
-                None => {
-                    if let Ok(n) = text.parse::<u64>() {
-                        return Ok(Number::U64(n));
-                    }
-                }
-                Some(digits) => {
-                    if let Ok(n) = digits.parse::<u64>() {
-                        if n == 0 {
-                            return Ok(Number::F64(-0.0));
-                        }
-                        if n <= 1 << 63 {
-                            return Ok(Number::I64((n as i64).wrapping_neg()));
-                        }
-                    }
-                }
-            }
+        let negative = self.bytes.get(self.at) == Some(&b'-');
+        match self.number()? {
+            Some(n) if !negative => return Ok(Number::U64(n)),
+            Some(0) => return Ok(Number::F64(-0.0)),
+            Some(n) if n <= 1 << 63 => return Ok(Number::I64((n as i64).wrapping_neg())),
+            _ => {}
         }
-        // Read as serde_json reads it, so that a double is the same bits either way.
-        match serde_json::from_str::<f64>(text) {
-            Ok(f) => Ok(Number::F64(f)),
-            Err(_) => {
+        // The nearest double, as serde_json reads it with `float_roundtrip` (which this
+        // crate turns on), so that it is the same bits either way and writes back as read.
+        match self.text[start..self.at].parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(Number::F64(f)),
+            _ => {
                 self.at = start;
                 Err(self.fail("number out of range"))
             }
@@ -159,18 +145,7 @@ impl<'de> Parser<'de> {
     /// Moves past the rest of a string (after its opening quote), checking nothing.
     fn skim_string(&mut self) -> Option<()> {
         loop {
-            while let Some(eight) = self
-                .bytes
-                .get(self.at..self.at + 8)
-                .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
-            {
-                let found = super::json::special(u64::from_le_bytes(eight));
-                if found != 0 {
-                    self.at += (found.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                self.at += 8;
-            }
+            self.plain();
             match *self.bytes.get(self.at)? {
                 b'"' => {
                     self.at += 1;
@@ -591,5 +566,35 @@ impl<'de> de::VariantAccess<'de> for Union<'_, 'de> {
         _visitor: V,
     ) -> Result<V::Value, Error> {
         Err(de::Error::custom("a union's arm holds a value"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    /// A double is read as the nearest one, so it writes back as it was written, here and
+    /// through `serde_json` alike, in every crate that decodes through the runtime (the
+    /// TypeScript SDK sent the first; serde_json without `float_roundtrip` reads it one
+    /// unit off, and it wrote back as `8.024155949938942e-13`).
+    #[test]
+    fn a_double_writes_back_as_it_was_written() {
+        for text in [
+            "8.024155949938941e-13",
+            "0.30000000000000004",
+            "1.7976931348623157e+308",
+            "5e-324",
+            "-2.2250738585072014e-308",
+            "123456.789",
+        ] {
+            let ours: Value = crate::path::from_str(text).unwrap();
+            let theirs: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(ours.to_string(), text, "{text}");
+            assert_eq!(theirs.to_string(), text, "{text}");
+        }
+        for text in ["1e309", "-1e400"] {
+            let e = crate::path::from_str::<Value>(text).unwrap_err();
+            assert!(e.to_string().contains("number out of range"), "{text}: {e}");
+        }
     }
 }

@@ -221,12 +221,16 @@ impl View for Raw<'_> {
             Some(b't' | b'f') => Json::Boolean,
             Some(b'n') => Json::Null,
             _ => {
+                // A whole number is an integer however it is written (see `number_kind`).
                 let mut p = Parser::new(self.text, 0);
-                let number = p
-                    .number()
-                    .ok()
-                    .and_then(|()| serde_json::from_str(&self.text[..p.at]).ok());
-                number.as_ref().map_or(Json::Number, number_kind)
+                match p.number() {
+                    Ok(Some(_)) => Json::Integer,
+                    Ok(None) => match self.text[..p.at].parse::<f64>() {
+                        Ok(f) if f.fract() == 0.0 => Json::Integer,
+                        _ => Json::Number,
+                    },
+                    Err(_) => Json::Number,
+                }
             }
         }
     }

@@ -383,7 +383,11 @@ fn a_schema_union_decodes_alike_in_either_order() {
     // `serde_json` places no error a union returns from the text of its value (its
     // `RawValue`): the position is `path::from_str`'s to give.
     assert_eq!(plain.matches(" at line ").count(), 0, "{plain}");
-    assert_eq!(tracked.to_string().matches(" at line ").count(), 1, "{tracked}");
+    assert_eq!(
+        tracked.to_string().matches(" at line ").count(),
+        1,
+        "{tracked}"
+    );
     // Broken JSON inside the object: serde_json's own error, with its position.
     let broken = r#"{"type":"number","minimum":1,}"#;
     let e = serde_json::from_str::<v::PrimitiveSchemaDefinition>(broken).expect_err(broken);
