@@ -175,6 +175,42 @@ impl<'de> Parser<'de> {
         Ok(value)
     }
 
+    /// The object at its `{`, given to `visitor`.
+    fn visit_object<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let start = self.at;
+        self.open().map_err(fault)?;
+        let mut members = Members {
+            p: &mut *self,
+            first: true,
+            done: false,
+            names: Names::new(),
+            key: Key::default(),
+        };
+        match visitor.visit_map(&mut members) {
+            Ok(value) => members.rest().map(|()| value),
+            Err(e) => Err(members.p.refused(members.first, start, e)),
+        }
+    }
+
+    /// The error a visitor that takes only an object gives the value here, read as
+    /// [`deserialize_any`](de::Deserializer::deserialize_any) reads it for any visitor.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, expected: &dyn de::Expected) -> Error {
+        /// A visitor that takes nothing, expecting what `0` expects.
+        struct Refuse<'x>(&'x dyn de::Expected);
+        impl<'de> Visitor<'de> for Refuse<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+        match de::Deserializer::deserialize_any(self, Refuse(expected)) {
+            Err(e) => e,
+            Ok(()) => de::Error::invalid_type(de::Unexpected::Map, expected),
+        }
+    }
+
     /// The path of the error being returned, from the steps noted on its way out.
     pub(crate) fn path(&self) -> String {
         let mut path = String::new();
@@ -194,21 +230,7 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.ws();
         match self.bytes.get(self.at) {
-            Some(b'{') => {
-                let start = self.at;
-                self.open().map_err(fault)?;
-                let mut members = Members {
-                    p: &mut *self,
-                    first: true,
-                    done: false,
-                    names: Names::new(),
-                    key: Key::default(),
-                };
-                match visitor.visit_map(&mut members) {
-                    Ok(value) => members.rest().map(|()| value),
-                    Err(e) => Err(members.p.refused(members.first, start, e)),
-                }
-            }
+            Some(b'{') => self.visit_object(visitor),
             Some(b'[') => {
                 let start = self.at;
                 self.open().map_err(fault)?;
@@ -246,6 +268,17 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
             },
             Some(_) => Err(fault(self.fail("expected a value"))),
             None => Err(fault(self.fail("EOF while parsing a value"))),
+        }
+    }
+
+    /// An object, as every generated type with properties asks for one: anything else is
+    /// refused by code compiled once, not once per type.
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.ws();
+        if self.bytes.get(self.at) == Some(&b'{') {
+            self.visit_object(visitor)
+        } else {
+            Err(self.refuse(&visitor))
         }
     }
 
@@ -304,7 +337,7 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+        bytes byte_buf unit unit_struct seq tuple tuple_struct struct identifier
     }
 }
 
@@ -380,6 +413,24 @@ impl<'p, 'de> Members<'p, 'de> {
         Ok(Some(key))
     }
 
+    /// Whether the member whose value is next is `_meta` (then at its value).
+    #[inline(never)]
+    fn meta_start(&mut self) -> bool {
+        let meta = self.key.name() == super::jsonrpc::META;
+        if meta {
+            self.p.ws();
+        }
+        meta
+    }
+
+    /// The error `e` of the value of the member whose value is next, on its way out.
+    #[cold]
+    #[inline(never)]
+    fn in_member(&mut self, e: Error) -> Error {
+        self.p.steps.push(Step::Key(self.key));
+        e
+    }
+
     /// Reads the `}`.
     fn close(&mut self) -> Option<Key<'de>> {
         self.p.at += 1;
@@ -422,10 +473,8 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
-        let meta = self.p.depth == self.p.meta_depth && self.key.name() == super::jsonrpc::META;
-        if meta {
-            self.p.ws();
-        }
+        // Only the members of a message's params are looked at for `_meta`.
+        let meta = self.p.depth == self.p.meta_depth && self.meta_start();
         let start = self.p.at;
         match seed.deserialize(&mut *self.p) {
             Ok(value) => {
@@ -434,10 +483,7 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
                 }
                 Ok(value)
             }
-            Err(e) => {
-                self.p.steps.push(Step::Key(self.key));
-                Err(e)
-            }
+            Err(e) => Err(self.in_member(e)),
         }
     }
 }
