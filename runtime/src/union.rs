@@ -600,10 +600,13 @@ macro_rules! union_arms {
 pub fn deserialize<'de, U: Arms, D: Deserializer<'de>>(deserializer: D) -> Result<U, D::Error> {
     // Through the newtype hint, so that the one decoder can hand the value over in place
     // (see `path::UNION`); any other deserializer gives the value itself.
-    deserializer.deserialize_newtype_struct(super::path::UNION, UnionVisitor::<U>(PhantomData))
+    deserializer
+        .deserialize_newtype_struct(super::path::UNION, UnionVisitor::<U>(false, PhantomData))
 }
 
-struct UnionVisitor<U>(PhantomData<U>);
+/// Decodes a union's value; whether its text was asked for already (a deserializer that
+/// does not know the request hands the value itself, read whole then).
+struct UnionVisitor<U>(bool, PhantomData<U>);
 
 fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
     let facts = U::facts();
@@ -703,7 +706,11 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
     /// `serde_json`'s deserializers and `Value` give, as the `RawValue` they know), or
     /// else read whole.
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
-        deserializer.deserialize_newtype_struct(super::read::RAW_VALUE_TOKEN, Whole(self))
+        if self.0 {
+            return from_value(Value::deserialize(deserializer)?);
+        }
+        let asked = UnionVisitor::<U>(true, PhantomData);
+        deserializer.deserialize_newtype_struct(super::read::RAW_VALUE_TOKEN, asked)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
@@ -758,62 +765,6 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
         deserialize(deserializer)
-    }
-}
-
-/// A union's value asked for as its text (`RawValue`): a deserializer that does not know
-/// the request hands the value itself, read whole.
-struct Whole<U>(UnionVisitor<U>);
-
-impl<'de, U: Arms> Visitor<'de> for Whole<U> {
-    type Value = U;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.expecting(f)
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
-        from_value(Value::deserialize(deserializer)?)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<U, A::Error> {
-        self.0.visit_map(map)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<U, A::Error> {
-        self.0.visit_seq(seq)
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<U, E> {
-        self.0.visit_bool(v)
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<U, E> {
-        self.0.visit_i64(v)
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<U, E> {
-        self.0.visit_u64(v)
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<U, E> {
-        self.0.visit_f64(v)
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<U, E> {
-        self.0.visit_str(v)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<U, E> {
-        self.0.visit_unit()
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<U, E> {
-        self.0.visit_none()
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
-        self.0.visit_some(deserializer)
     }
 }
 
