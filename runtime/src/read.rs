@@ -13,19 +13,15 @@
 //! layer anywhere in it is the answer, as it was before anything was decoded, so the same
 //! text gives the same error by every entry point, whatever part of it a type read first.
 //!
-//! A union ([`union`](super::union)) is handed the text at its value (`PEEK`) to choose
-//! its arm from, which reads the value only as far as the choice needs (a tag that comes
-//! first: the tag alone), and the arm is then decoded from the parser in place.
+//! A union ([`union`](super::union)) is handed the text at its value (as the variant of
+//! its `EnumAccess`, a borrowed string) to choose its arm from, which reads the value only
+//! as far as the choice needs (a tag that comes first: the tag alone), and the arm is then
+//! decoded from the parser in place.
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde_json::Error;
 
 use super::json::{Fault, Key, Names, Note, Parser, Step};
-
-/// The name a union gives `deserialize_newtype_struct` to choose its arm (see
-/// [`union::deserialize`](super::union::deserialize)): this parser hands it the text at
-/// the value, unread, as a borrowed string; any other deserializer, the value itself.
-pub(crate) const PEEK: &str = "$mcp_spec_rt::peek";
 
 /// The name under which `serde_json`'s [`RawValue`](serde_json::value::RawValue) asks a
 /// deserializer for the raw text of a value.
@@ -175,10 +171,12 @@ impl<'de> Parser<'de> {
         Ok(value)
     }
 
-    /// The object at its `{`, given to `visitor`.
+    /// The object at its `{`, given to `visitor`. Compiled once per visitor (once per
+    /// generated type), so all but the visitor's call is in the functions it calls.
     fn visit_object<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         let start = self.at;
         self.open().map_err(fault)?;
+        // Built here, not returned by a function: it is too large to be moved cheaply.
         let mut members = Members {
             p: &mut *self,
             first: true,
@@ -187,13 +185,24 @@ impl<'de> Parser<'de> {
             key: Key::default(),
         };
         match visitor.visit_map(&mut members) {
-            Ok(value) => members.rest().map(|()| value),
-            Err(e) => Err(members.p.refused(members.first, start, e)),
+            Ok(value) => members.finish().map(|()| value),
+            Err(e) => Err(members.abandon(start, e)),
         }
     }
 
-    /// The error a visitor that takes only an object gives the value here, read as
-    /// [`deserialize_any`](de::Deserializer::deserialize_any) reads it for any visitor.
+    /// The array at its `[`, given to `visitor` (as [`visit_object`](Self::visit_object)).
+    fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let start = self.at;
+        let mut items = Items::open(self).map_err(fault)?;
+        match visitor.visit_seq(&mut items) {
+            Ok(value) => items.finish().map(|()| value),
+            Err(e) => Err(items.abandon(start, e)),
+        }
+    }
+
+    /// The error a visitor that takes only an object (or only an array) gives the value
+    /// here, read as [`deserialize_any`](de::Deserializer::deserialize_any) reads it for
+    /// any visitor.
     #[cold]
     #[inline(never)]
     fn refuse(&mut self, expected: &dyn de::Expected) -> Error {
@@ -231,20 +240,7 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
         self.ws();
         match self.bytes.get(self.at) {
             Some(b'{') => self.visit_object(visitor),
-            Some(b'[') => {
-                let start = self.at;
-                self.open().map_err(fault)?;
-                let mut items = Items {
-                    p: &mut *self,
-                    index: 0,
-                    first: true,
-                    done: false,
-                };
-                match visitor.visit_seq(&mut items) {
-                    Ok(value) => items.rest().map(|()| value),
-                    Err(e) => Err(items.p.refused(items.first, start, e)),
-                }
-            }
+            Some(b'[') => self.visit_array(visitor),
             Some(b'"') => match self.read_string().map_err(fault)? {
                 std::borrow::Cow::Borrowed(s) => visitor.visit_borrowed_str(s),
                 std::borrow::Cow::Owned(s) => visitor.visit_string(s),
@@ -282,6 +278,17 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
         }
     }
 
+    /// An array, as every `Vec` asks for one: anything else is refused as
+    /// [`deserialize_map`](de::Deserializer::deserialize_map) refuses what is not an object.
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.ws();
+        if self.bytes.get(self.at) == Some(&b'[') {
+            self.visit_array(visitor)
+        } else {
+            Err(self.refuse(&visitor))
+        }
+    }
+
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.ws();
         if self.bytes.get(self.at) == Some(&b'n') {
@@ -298,10 +305,6 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match name {
-            PEEK => {
-                self.ws();
-                visitor.visit_borrowed_str(&self.text[self.at..])
-            }
             super::path::UNION => visitor.visit_enum(Union { p: self, start: 0 }),
             RAW_VALUE_TOKEN => {
                 let raw = self.skip().map_err(fault)?;
@@ -337,7 +340,7 @@ impl<'de> de::Deserializer<'de> for &mut Parser<'de> {
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct struct identifier
+        bytes byte_buf unit unit_struct tuple tuple_struct struct identifier
     }
 }
 
@@ -440,11 +443,19 @@ impl<'p, 'de> Members<'p, 'de> {
     }
 
     /// The members the visitor left, checked and skipped, and the `}`.
-    fn rest(&mut self) -> Result<(), Error> {
+    #[inline(never)]
+    fn finish(&mut self) -> Result<(), Error> {
         while self.next_name().map_err(fault)?.is_some() {
             self.p.skip().map_err(fault)?;
         }
         Ok(())
+    }
+
+    /// The error `e` the visitor gave, placed (see [`Parser::refused`]).
+    #[cold]
+    #[inline(never)]
+    fn abandon(&mut self, start: usize, e: Error) -> Error {
+        self.p.refused(self.first, start, e)
     }
 }
 
@@ -497,7 +508,26 @@ struct Items<'p, 'de> {
     done: bool,
 }
 
-impl<'de> Items<'_, 'de> {
+impl<'p, 'de> Items<'p, 'de> {
+    /// The elements of the array at `p` (at its `[`, which it reads).
+    #[inline(never)]
+    fn open(p: &'p mut Parser<'de>) -> Result<Self, Fault<'de>> {
+        p.open()?;
+        Ok(Items {
+            p,
+            index: 0,
+            first: true,
+            done: false,
+        })
+    }
+
+    /// The error `e` the visitor gave, placed (see [`Parser::refused`]).
+    #[cold]
+    #[inline(never)]
+    fn abandon(self, start: usize, e: Error) -> Error {
+        self.p.refused(self.first, start, e)
+    }
+
     /// Reads up to the next element: whether there is one.
     fn next(&mut self) -> Result<bool, Fault<'de>> {
         if self.done {
@@ -539,7 +569,8 @@ impl<'de> Items<'_, 'de> {
     }
 
     /// The elements the visitor left, checked and skipped, and the `]`.
-    fn rest(&mut self) -> Result<(), Error> {
+    #[inline(never)]
+    fn finish(mut self) -> Result<(), Error> {
         while self.next().map_err(fault)? {
             self.p.skip().map_err(fault)?;
         }
@@ -568,7 +599,8 @@ impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
 }
 
 /// A union's value, as this parser hands it over: the union chooses its arm from the text
-/// at the value (`variant_seed`, through [`PEEK`]), then the arm is decoded in place.
+/// at the value (`variant_seed`: the rest of the text, unread, as a borrowed string), then
+/// the arm is decoded in place.
 struct Union<'p, 'de> {
     p: &'p mut Parser<'de>,
     /// Where the value starts.
@@ -582,7 +614,8 @@ impl<'de> de::EnumAccess<'de> for Union<'_, 'de> {
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), Error> {
         self.p.ws();
         let start = self.p.at;
-        match seed.deserialize(&mut *self.p) {
+        let text = de::value::BorrowedStrDeserializer::<Error>::new(&self.p.text[start..]);
+        match seed.deserialize(text) {
             Ok(chosen) => Ok((chosen, Union { start, ..self })),
             Err(e) => Err(self.p.after_union(start, e)),
         }

@@ -200,8 +200,8 @@ macro_rules! __object_serialize {
                 let mut map = serializer.serialize_map(::std::option::Option::None)?;
                 $( $crate::__object_entry!(map, &self.$field, $wire $(, $how)?); )*
                 $(
-                    for (key, value) in &self.$extra {
-                        map.serialize_entry(key, value)?;
+                    if !self.$extra.is_empty() {
+                        $crate::serde_helpers::write_extra(&mut map, &self.$extra)?;
                     }
                 )?
                 map.end()
@@ -550,6 +550,7 @@ impl<'de, T: Integer> serde::de::DeserializeSeed<'de> for IntegerSeed<T> {
 
 /// [`fill`] for an integer property.
 #[doc(hidden)]
+#[inline(never)]
 pub fn fill_int<'de, A, T>(
     slot: &mut Option<T>,
     map: &mut A,
@@ -563,8 +564,12 @@ where
 }
 
 /// Decodes the value of the property `name` into its slot; a second occurrence is an
-/// error, as in serde's derived code.
+/// error, as in serde's derived code. Out of line: one copy for each input and field type,
+/// which every struct with a field of that type calls, instead of one inside each struct's
+/// decoder (their code a third smaller, at 0.1-0.3% more instructions on the recorded
+/// traffic).
 #[doc(hidden)]
+#[inline(never)]
 pub fn fill<'de, A, T>(
     slot: &mut Option<T>,
     map: &mut A,
@@ -579,6 +584,7 @@ where
 
 /// The value of the property `name`, read with `seed`, into its slot; a second
 /// occurrence is an error.
+#[inline]
 fn fill_with<'de, A, S>(
     slot: &mut Option<S::Value>,
     map: &mut A,
@@ -679,6 +685,24 @@ where
     extra.fill(key.into_string(), map)
 }
 
+/// Writes the members an open object holds without naming them, after its fields: one
+/// copy of the loop for each serializer and catch-all type, not one for each struct (the
+/// generated serializers shrink by half).
+#[doc(hidden)]
+#[inline(never)]
+pub fn write_extra<M, K, V, I>(map: &mut M, extra: I) -> Result<(), M::Error>
+where
+    M: serde::ser::SerializeMap,
+    K: serde::Serialize,
+    V: serde::Serialize,
+    I: IntoIterator<Item = (K, V)>,
+{
+    for (key, value) in extra {
+        map.serialize_entry(&key, &value)?;
+    }
+    Ok(())
+}
+
 /// The value of a required property, or the "missing field" error.
 #[doc(hidden)]
 pub fn take<T, E: serde::de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
@@ -749,7 +773,8 @@ mod tests {
         let absent: Open = serde_json::from_str(r#"{"name":"a","size":null}"#).unwrap();
         assert_eq!((absent.size, &absent.note), (None, &None));
         assert_eq!(serde_json::to_value(&absent).unwrap(), json!({"name": "a"}));
-        assert!(error::<Open>(json!({"size": 1})).contains("missing field `name`"));
+        let e = error::<Open>(json!({"size": 1}));
+        assert!(e.contains("missing field `name`"), "{e}");
         assert!(error::<Open>(json!({"name": "a", "name2": 1, "size": "1"})).contains("size"));
     }
 

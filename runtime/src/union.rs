@@ -456,18 +456,11 @@ impl Union {
         })
     }
 
-    /// The arm for a value at the start of `text` (see [`Raw`]). Not generic, as
-    /// [`choose`](Self::choose).
+    /// The arm for a value at the start of `text` (see [`Raw`]). Not generic, so that the
+    /// rules are compiled once, here, rather than in every crate that decodes a union.
     #[inline(never)]
     fn choose_raw(&self, text: &str) -> Result<usize, SelectError> {
         self.select_in(&Raw::new(text))
-    }
-
-    /// The arm for a value read whole. Not generic, so that the rules are compiled once,
-    /// here, rather than in every crate that decodes a union.
-    #[inline(never)]
-    fn choose(&self, value: &Value) -> Result<usize, SelectError> {
-        self.select_in(value)
     }
 }
 
@@ -616,10 +609,13 @@ fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
     E::custom(format_args!("{} (as {arm}): {e}", facts.name))
 }
 
-/// Chooses and decodes the arm of a value another deserializer handed over whole.
+/// Chooses and decodes the arm of a value another deserializer handed over whole: its
+/// text, written compactly, read by the one decoder as any other union's. Decoding the
+/// arm from the `Value` itself would compile a second decoder of every type an arm
+/// reaches, one that reads `Value`s; this path is for deserializers that give neither the
+/// text nor the value in place, which the crate's own entry points never are.
 fn from_value<U: Arms, E: de::Error>(value: Value) -> Result<U, E> {
-    let index = U::facts().choose(&value).map_err(E::custom)?;
-    U::arm(index, value).map_err(|e| arm_error::<U, E>(index, e))
+    from_text(&value.to_string())
 }
 
 /// Chooses and decodes the arm of a value's text (from `serde_json`'s deserializers, as
@@ -639,7 +635,7 @@ impl<'de, U: Arms> DeserializeSeed<'de> for Choose<U> {
     type Value = usize;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
-        deserializer.deserialize_newtype_struct(super::read::PEEK, self)
+        deserializer.deserialize_str(self)
     }
 }
 
@@ -1001,6 +997,27 @@ mod tests {
                 })
             })
             .collect()
+    }
+
+    /// A deserializer that neither hands over the text nor the value in place (serde's own
+    /// value deserializers): the value it gives is written and read by the one decoder,
+    /// with the same choice.
+    #[test]
+    fn a_value_from_any_other_deserializer_is_read_as_its_text() {
+        use serde::de::value::{Error, F64Deserializer, I64Deserializer, StrDeserializer};
+        let text = deserialize::<TextOrInt, _>(StrDeserializer::<Error>::new("a"));
+        assert_eq!(text.unwrap(), TextOrInt::Text("a".into()));
+        let int = deserialize::<TextOrInt, _>(I64Deserializer::<Error>::new(-7));
+        assert_eq!(int.unwrap(), TextOrInt::Int(-7));
+        let whole = deserialize::<TextOrInt, _>(F64Deserializer::<Error>::new(2.0));
+        assert_eq!(whole.unwrap(), TextOrInt::Int(2));
+        let e = deserialize::<TextOrInt, _>(F64Deserializer::<Error>::new(1.5)).unwrap_err();
+        assert!(e.to_string().contains("TextOrInt"), "{e}");
+        let num = deserialize::<IntOrNumber, _>(F64Deserializer::<Error>::new(1.5));
+        assert_eq!(
+            num.unwrap(),
+            IntOrNumber::Num(serde_json::Number::from_f64(1.5).unwrap())
+        );
     }
 
     #[test]
