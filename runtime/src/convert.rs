@@ -82,7 +82,8 @@ where
 }
 
 /// One side of a conversion, written: its JSON text, the paths of its catch-alls
-/// ([`strict::issues`]) and of what it holds without declaring ([`strict::undeclared`]).
+/// ([`strict::issues`]) and of what it holds without declaring ([`strict::undeclared`]),
+/// both from one walk ([`strict::found`]).
 /// What is compared of two sides is compared here, once for every pair of types; only
 /// reading and describing a side is generic, once for every type.
 struct Side {
@@ -94,11 +95,12 @@ struct Side {
 /// `value` described as a [`Side`].
 fn described<X: Serialize + Check + ?Sized>(value: &X) -> Result<Side, serde_json::Error> {
     let text = crate::write::to_vec(value)?;
+    let found = strict::found(value);
     Ok(Side {
         // What the writer writes is UTF-8.
         text: String::from_utf8(text).map_err(serde::ser::Error::custom)?,
-        issues: strict::issues(value),
-        undeclared: strict::undeclared(value),
+        issues: found.issues,
+        undeclared: found.undeclared,
     })
 }
 

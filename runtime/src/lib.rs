@@ -174,7 +174,7 @@ macro_rules! const_str {
 
         // A constant is never a catch-all.
         impl $crate::strict::Check for $name {
-            fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
+            fn check(&self, _: &mut $crate::strict::Path, _: &mut $crate::strict::Found) {}
         }
 
         $crate::if_schemars! {
@@ -218,7 +218,7 @@ macro_rules! const_int {
 
         // A constant is never a catch-all.
         impl $crate::strict::Check for $name {
-            fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
+            fn check(&self, _: &mut $crate::strict::Path, _: &mut $crate::strict::Found) {}
         }
 
         $crate::if_schemars! {
@@ -281,7 +281,7 @@ macro_rules! const_bool {
 
         // A constant is never a catch-all.
         impl $crate::strict::Check for $name {
-            fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
+            fn check(&self, _: &mut $crate::strict::Path, _: &mut $crate::strict::Found) {}
         }
 
         $crate::if_schemars! {

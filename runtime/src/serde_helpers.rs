@@ -79,20 +79,8 @@ macro_rules! newtype {
         }
 
         impl $crate::strict::Check for $name {
-            fn check(
-                &self,
-                path: &mut $crate::strict::Path,
-                out: &mut ::std::vec::Vec<$crate::strict::Issue>,
-            ) {
-                $crate::strict::Check::check(&self.0, path, out)
-            }
-
-            fn undeclared(
-                &self,
-                path: &mut $crate::strict::Path,
-                out: &mut ::std::vec::Vec<::std::string::String>,
-            ) {
-                $crate::strict::Check::undeclared(&self.0, path, out)
+            fn check(&self, path: &mut $crate::strict::Path, found: &mut $crate::strict::Found) {
+                $crate::strict::Check::check(&self.0, path, found)
             }
         }
     };
@@ -106,23 +94,10 @@ macro_rules! newtype {
 macro_rules! __object_check {
     ($name:ident { $( $field:ident : $wire:literal ),* } $($extra:ident)?) => {
         impl $crate::strict::Check for $name {
-            fn check(
-                &self,
-                path: &mut $crate::strict::Path,
-                out: &mut ::std::vec::Vec<$crate::strict::Issue>,
-            ) {
-                $( $crate::strict::field(&self.$field, $wire, path, out); )*
-                let _ = (path, out);
-            }
-
-            fn undeclared(
-                &self,
-                path: &mut $crate::strict::Path,
-                out: &mut ::std::vec::Vec<::std::string::String>,
-            ) {
-                $( $crate::strict::field_undeclared(&self.$field, $wire, path, out); )*
-                $( $crate::strict::extra_undeclared(&self.$extra, path, out); )?
-                let _ = (path, out);
+            fn check(&self, path: &mut $crate::strict::Path, found: &mut $crate::strict::Found) {
+                $( $crate::strict::field(&self.$field, $wire, path, found); )*
+                $( $crate::strict::extra_undeclared(&self.$extra, path, found); )?
+                let _ = (path, found);
             }
         }
     };
@@ -315,13 +290,9 @@ macro_rules! wire_enum {
         }
 
         impl $crate::strict::Check for $name {
-            fn check(
-                &self,
-                path: &mut $crate::strict::Path,
-                out: &mut ::std::vec::Vec<$crate::strict::Issue>,
-            ) {
+            fn check(&self, path: &mut $crate::strict::Path, found: &mut $crate::strict::Found) {
                 if let Self::$unknown(value) = self {
-                    $crate::strict::unknown_value(::std::stringify!($name), value, path, out);
+                    $crate::strict::unknown_value(::std::stringify!($name), value, path, found);
                 }
             }
         }

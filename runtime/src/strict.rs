@@ -137,44 +137,41 @@ impl Path {
     }
 }
 
-/// A value that can say which of its parts are catch-alls. Implemented by every generated
-/// type (by the per-type macros) and by what they are built of.
-pub trait Check {
-    /// Adds to `out` an [`Issue`] for each catch-all in `self`, `self` being at `path`.
-    /// By default none: a type of one's own that a seeded crate uses in place of a
-    /// generated one (`impl Check for MyType {}`) holds no catch-all the decoder knows of.
-    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
-        let _ = (path, out);
-    }
-
-    /// Adds to `out` the path of each member `self` holds without declaring it (an open
-    /// object's `extra`; a union's unknown arm, all of it), `self` being at `path`. What a conversion for an older peer
-    /// compares to leave out what only the newer version declares
+/// What a walk over a value ([`Check::check`]) found: its catch-alls, and the members it
+/// holds without declaring them.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// An [`Issue`] for each catch-all, in document order.
+    pub issues: Vec<Issue>,
+    /// The path of each member held without being declared (an open object's `extra`; a
+    /// union's unknown arm, all of it), in document order: what a conversion for an older
+    /// peer compares to leave out what only the newer version declares
     /// ([`convert::value_down`](crate::convert::value_down)).
-    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
-        let _ = (path, out);
+    pub undeclared: Vec<String>,
+}
+
+/// A value that can say which of its parts are catch-alls and which members it holds
+/// without declaring them. Implemented by every generated type (by the per-type macros)
+/// and by what they are built of: one walk gives both, so each type has one function.
+pub trait Check {
+    /// Adds to `found` what `self` holds, `self` being at `path`. By default nothing: a
+    /// type of one's own that a seeded crate uses in place of a generated one
+    /// (`impl Check for MyType {}`) holds no catch-all the decoder knows of.
+    fn check(&self, path: &mut Path, found: &mut Found) {
+        let _ = (path, found);
     }
+}
+
+/// What a walk over `value` finds.
+pub fn found<T: Check + ?Sized>(value: &T) -> Found {
+    let mut found = Found::default();
+    value.check(&mut Path::default(), &mut found);
+    found
 }
 
 /// The paths of the members `value` holds without declaring them, in document order.
 pub fn undeclared<T: Check + ?Sized>(value: &T) -> Vec<String> {
-    let mut out = Vec::new();
-    value.undeclared(&mut Path::default(), &mut out);
-    out
-}
-
-/// The undeclared members of the property `key` of an object (the per-type macros call
-/// this for each field).
-#[doc(hidden)]
-pub fn field_undeclared<T: Check + ?Sized>(
-    value: &T,
-    key: &str,
-    path: &mut Path,
-    out: &mut Vec<String>,
-) {
-    let len = path.push_key(key);
-    value.undeclared(path, out);
-    path.0.truncate(len);
+    found(value).undeclared
 }
 
 /// The members of an open object's `extra`, each at its key.
@@ -182,38 +179,32 @@ pub fn field_undeclared<T: Check + ?Sized>(
 pub fn extra_undeclared<E: crate::serde_helpers::Extra>(
     extra: &E,
     path: &mut Path,
-    out: &mut Vec<String>,
+    found: &mut Found,
 ) {
     for key in extra.names() {
         let len = path.push_key(key);
-        out.push(path.0.clone());
+        found.undeclared.push(path.0.clone());
         path.0.truncate(len);
     }
 }
 
 /// The catch-alls in `value`, in document order. Empty for a value of this version.
 pub fn issues<T: Check + ?Sized>(value: &T) -> Vec<Issue> {
-    let mut out = Vec::new();
-    value.check(&mut Path::default(), &mut out);
-    out
+    found(value).issues
 }
 
-/// Checks the property `key` of an object (the per-type macros call this for each field).
+/// Walks the property `key` of an object (the per-type macros call this for each field).
 #[doc(hidden)]
-pub fn field<T: Check + ?Sized>(value: &T, key: &str, path: &mut Path, out: &mut Vec<Issue>) {
+pub fn field<T: Check + ?Sized>(value: &T, key: &str, path: &mut Path, found: &mut Found) {
     let len = path.push_key(key);
-    value.check(path, out);
+    value.check(path, found);
     path.0.truncate(len);
 }
 
-/// The issue of a union's `Unknown` variant (`value` is what it kept).
+/// The issue of a union's `Unknown` variant (`value` is what it kept), whose value is all
+/// undeclared.
 #[doc(hidden)]
-pub fn unknown_arm(
-    facts: &crate::union::Union,
-    value: &Value,
-    path: &mut Path,
-    out: &mut Vec<Issue>,
-) {
+pub fn unknown_arm(facts: &crate::union::Union, value: &Value, path: &mut Path, found: &mut Found) {
     let tag = facts.tag.unwrap_or("");
     // The catch-all is chosen only for a tag that is a string.
     let value = value
@@ -221,22 +212,18 @@ pub fn unknown_arm(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    out.push(path.issue(IssueKind::UnknownArm {
+    found.issues.push(path.issue(IssueKind::UnknownArm {
         union: facts.name,
         tag,
         value,
     }));
+    found.undeclared.push(path.0.clone());
 }
 
 /// The issue of a string enum's `Unknown` variant.
 #[doc(hidden)]
-pub fn unknown_value(
-    enumeration: &'static str,
-    value: &str,
-    path: &mut Path,
-    out: &mut Vec<Issue>,
-) {
-    out.push(path.issue(IssueKind::UnknownValue {
+pub fn unknown_value(enumeration: &'static str, value: &str, path: &mut Path, found: &mut Found) {
+    found.issues.push(path.issue(IssueKind::UnknownValue {
         enumeration,
         value: value.to_string(),
     }));
@@ -247,7 +234,7 @@ macro_rules! no_catch_all {
     ($($ty:ty),* $(,)?) => {
         $(
             impl Check for $ty {
-                fn check(&self, _: &mut Path, _: &mut Vec<Issue>) {}
+                fn check(&self, _: &mut Path, _: &mut Found) {}
             }
         )*
     };
@@ -256,77 +243,45 @@ macro_rules! no_catch_all {
 no_catch_all!(String, str, bool, i64, u64, f64, Number, Value, Map<String, Value>);
 
 impl<T: Check> Check for Option<T> {
-    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+    fn check(&self, path: &mut Path, found: &mut Found) {
         if let Some(value) = self {
-            value.check(path, out);
-        }
-    }
-
-    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
-        if let Some(value) = self {
-            value.undeclared(path, out);
+            value.check(path, found);
         }
     }
 }
 
 impl<T: Check + ?Sized> Check for Box<T> {
-    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
-        (**self).check(path, out);
-    }
-
-    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
-        (**self).undeclared(path, out);
+    fn check(&self, path: &mut Path, found: &mut Found) {
+        (**self).check(path, found);
     }
 }
 
 impl<T: Check> Check for Vec<T> {
-    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+    fn check(&self, path: &mut Path, found: &mut Found) {
         for (index, item) in self.iter().enumerate() {
             let len = path.push_index(index);
-            item.check(path, out);
-            path.0.truncate(len);
-        }
-    }
-
-    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
-        for (index, item) in self.iter().enumerate() {
-            let len = path.push_index(index);
-            item.undeclared(path, out);
+            item.check(path, found);
             path.0.truncate(len);
         }
     }
 }
 
 impl<T: Check> Check for BTreeMap<String, T> {
-    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+    fn check(&self, path: &mut Path, found: &mut Found) {
         for (key, value) in self {
-            field(value, key, path, out);
-        }
-    }
-
-    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
-        for (key, value) in self {
-            field_undeclared(value, key, path, out);
+            field(value, key, path, found);
         }
     }
 }
 
 /// The map type a seeded crate may choose instead of `BTreeMap` (its members in key order,
-/// so that the issues come in a fixed order).
+/// so that what is found comes in a fixed order).
 impl<T: Check, S> Check for std::collections::HashMap<String, T, S> {
-    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+    fn check(&self, path: &mut Path, found: &mut Found) {
         let mut members: Vec<_> = self.iter().collect();
         members.sort_by(|a, b| a.0.cmp(b.0));
         for (key, value) in members {
-            field(value, key, path, out);
-        }
-    }
-
-    fn undeclared(&self, path: &mut Path, out: &mut Vec<String>) {
-        let mut members: Vec<_> = self.iter().collect();
-        members.sort_by(|a, b| a.0.cmp(b.0));
-        for (key, value) in members {
-            field_undeclared(value, key, path, out);
+            field(value, key, path, found);
         }
     }
 }

@@ -563,26 +563,10 @@ macro_rules! union_arms {
         }
 
         impl $crate::strict::Check for $name {
-            fn check(
-                &self,
-                path: &mut $crate::strict::Path,
-                out: &mut ::std::vec::Vec<$crate::strict::Issue>,
-            ) {
+            fn check(&self, path: &mut $crate::strict::Path, found: &mut $crate::strict::Found) {
                 match self {
-                    $( Self::$variant(value) => $crate::strict::Check::check(value, path, out), )*
-                    $( Self::$unknown(value) => $crate::strict::unknown_arm(&Self::DECODE, value, path, out), )?
-                }
-            }
-
-            fn undeclared(
-                &self,
-                path: &mut $crate::strict::Path,
-                out: &mut ::std::vec::Vec<::std::string::String>,
-            ) {
-                match self {
-                    $( Self::$variant(value) => $crate::strict::Check::undeclared(value, path, out), )*
-                    // What an unknown arm holds is all undeclared: the value itself.
-                    $( Self::$unknown(_) => out.push(path.to_string()), )?
+                    $( Self::$variant(value) => $crate::strict::Check::check(value, path, found), )*
+                    $( Self::$unknown(value) => $crate::strict::unknown_arm(&Self::DECODE, value, path, found), )?
                 }
             }
         }
