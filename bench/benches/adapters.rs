@@ -31,6 +31,19 @@ use mcp_spec_types::{v2025_11_25 as old, v2026_07_28 as new};
 struct Old;
 
 impl old::handlers::ServerHandler for Old {
+    async fn initialize(
+        &self,
+        p: old::InitializeRequestParams,
+        _: RequestContext<old::handlers::ClientPeer>,
+    ) -> Result<old::InitializeResult, ErrorObject> {
+        let info = old::Implementation::new("bench", "0");
+        let tools = old::ServerCapabilities {
+            tools: Some(Default::default()),
+            ..Default::default()
+        };
+        Ok(old::InitializeResult::new(p.protocol_version, tools, info))
+    }
+
     async fn call_tool(
         &self,
         _: old::CallToolRequestParams,
@@ -43,6 +56,19 @@ impl old::handlers::ServerHandler for Old {
 struct New;
 
 impl new::handlers::ServerHandler for New {
+    async fn discover(
+        &self,
+        _: new::RequestParams,
+        _: RequestContext<new::handlers::ClientPeer>,
+    ) -> Result<new::DiscoverResult, ErrorObject> {
+        let found = serde_json::json!({
+            "resultType": "complete", "cacheScope": "public", "ttlMs": 0,
+            "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "bench", "version": "0"}}
+        });
+        Ok(serde_json::from_value(found).expect("a DiscoverResult"))
+    }
+
     async fn call_tool(
         &self,
         _: new::CallToolRequestParams,
@@ -85,14 +111,20 @@ fn main() {
     let back = nowhere();
     let direct: Arc<dyn Service> = Arc::new(old::handlers::Server::new(Old));
     let adapted: Arc<dyn Service> = Arc::new(serve_older(new::handlers::Server::new(New)));
+    // Each service is one connection, opened as a 2025-11-25 client opens it (the
+    // initialize era's lifecycle refuses `tools/call` before `initialize`).
+    let hello = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}"#;
+    for service in [&direct, &adapted] {
+        let answer = serve(service, &back, hello).expect("an answer to initialize");
+        assert!(answer.contains(r#""result""#), "{answer}");
+    }
     // Both answer every request with a result, and the same text.
     for r in &requests {
-        let text = |a: Option<String>| {
-            let v: serde_json::Value = serde_json::from_str(&a.expect("an answer")).unwrap();
-            v["result"]["content"][0]["text"].clone()
-        };
-        assert_eq!(text(serve(&direct, &back, r)), "ok", "{r}");
-        assert_eq!(text(serve(&adapted, &back, r)), "ok", "{r}");
+        for service in [&direct, &adapted] {
+            let answer = serve(service, &back, r).expect("an answer");
+            let v: serde_json::Value = serde_json::from_str(&answer).unwrap();
+            assert_eq!(v["result"]["content"][0]["text"], "ok", "{r} -> {answer}");
+        }
     }
     let mut c = Criterion::default()
         .sample_size(30)
