@@ -871,9 +871,15 @@ mod tests {
 
     use super::*;
 
-    /// The value read whole and given to the rules, as a union does with any value.
+    /// The value read whole, its arm chosen by the rules on the `Value` ([`Union::select`],
+    /// not on the text, as decoding chooses), and that arm decoded: the reference the
+    /// decoding paths are held to.
     fn whole<U: Arms>(value: &Value) -> Result<U, String> {
-        from_value::<U, serde_json::Error>(value.clone()).map_err(|e| e.to_string())
+        let index = U::facts().select(value).map_err(|e| e.to_string())?;
+        let text = value.to_string();
+        Parser::new(&text, 0)
+            .whole(ArmSeed::<U>(index, PhantomData))
+            .map_err(|e| arm_error::<U, serde_json::Error>(index, e).to_string())
     }
 
     const fn arm(name: &'static str, json: Json) -> Arm {
