@@ -38,6 +38,11 @@ pub mod convert;
 #[rustfmt::skip]
 mod protocol_version;
 
+/// What consecutive versions define identically, defined once for all of them (each
+/// version's module re-exports it).
+#[rustfmt::skip]
+mod shared;
+
 pub use version::ProtocolVersion;
 
 #[cfg(feature = "draft")]

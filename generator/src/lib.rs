@@ -149,27 +149,38 @@ pub fn model_of(input: &Input) -> Result<model::Model, Error> {
     Ok(model)
 }
 
-/// What one version gives: its files, figures and model.
+/// What one version gives: its files and figures.
 struct Version {
     files: Vec<(String, String)>,
     stats: Stats,
-    model: model::Model,
 }
 
-/// Loads, lowers and emits one version.
-fn generate_version(input: &Input) -> Result<Version, Error> {
+/// Loads and lowers one version, timed.
+fn load_version(input: &Input) -> Result<(model::Model, std::time::Duration), Error> {
     let started = std::time::Instant::now();
     let model = model_of(input)?;
+    Ok((model, started.elapsed()))
+}
+
+/// Emits one version's module (what `shared` names re-exported from the module that
+/// defines it for several versions) and its test harness.
+fn emit_version(
+    input: &Input,
+    model: &model::Model,
+    shared: &emit::Shared,
+    loaded: std::time::Duration,
+) -> Result<Version, Error> {
+    let started = std::time::Instant::now();
     let module = emit::module_name(&input.version);
     let mut files = Vec::new();
     let mut lines = 0;
-    for (name, contents) in emit::emit(&model, &input.path)? {
+    for (name, contents) in emit::emit_sharing(model, &input.path, shared)? {
         lines += contents.lines().count();
         files.push((format!("generated/src/{module}/{name}"), contents));
     }
     files.push((
         format!("tests/src/{module}.rs"),
-        emit::emit_harness(&model, &input.path)?,
+        emit::emit_harness(model, &input.path)?,
     ));
     let stats = Stats {
         version: input.version.clone(),
@@ -180,38 +191,34 @@ fn generate_version(input: &Input) -> Result<Version, Error> {
             .count(),
         items: model.types.len(),
         lines,
-        elapsed: started.elapsed(),
+        elapsed: loaded + started.elapsed(),
         notes: model.notes.clone(),
     };
-    Ok(Version {
-        files,
-        stats,
-        model,
-    })
+    Ok(Version { files, stats })
 }
 
-/// [`generate_version`] for every input, on as many threads as the machine has cores (the
-/// versions are independent); the outcomes in input order, so the output does not depend
-/// on which thread finished first.
-fn generate_versions(inputs: &[Input]) -> Vec<Result<Version, Error>> {
+/// `work` for every item, on as many threads as the machine has cores (the versions are
+/// independent); the outcomes in input order, so the output does not depend on which
+/// thread finished first.
+fn in_parallel<I: Sync, O: Send>(items: &[I], work: impl Fn(usize, &I) -> O + Sync) -> Vec<O> {
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
-        .min(inputs.len());
+        .min(items.len());
     if threads <= 1 {
-        return inputs.iter().map(generate_version).collect();
+        return items.iter().enumerate().map(|(i, x)| work(i, x)).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, Result<Version, Error>)> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, O)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut mine = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(input) = inputs.get(i) else {
+                        let Some(item) = items.get(i) else {
                             return mine;
                         };
-                        mine.push((i, generate_version(input)));
+                        mine.push((i, work(i, item)));
                     }
                 })
             })
@@ -230,22 +237,53 @@ fn generate_versions(inputs: &[Input]) -> Vec<Result<Version, Error>> {
 
 /// Runs the whole pipeline for every input. Paths in the output are relative to the
 /// workspace root (`generated/src/v2025_06_18/mod.rs`, `generated/diffs/2025-06-18..2025-11-25.md`).
-/// The versions are generated side by side on the machine's cores; the output is the same
-/// whatever the number of cores. An error is that of the first input, in order, that
-/// fails.
+/// The versions are loaded and emitted side by side on the machine's cores; the output is
+/// the same whatever the number of cores. An error is that of the first input, in order,
+/// that fails.
+///
+/// A version whose schema and model are an earlier one's is that module re-exported
+/// ([`emit::same_as`]); a type or const marker that consecutive versions define
+/// identically is defined once, in `generated/src/shared/`, and re-exported by each
+/// ([`emit::plan`]).
 pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
+    let mut models = Vec::new();
+    let mut loaded = Vec::new();
+    for outcome in in_parallel(inputs, |_, input| load_version(input)) {
+        let (model, elapsed) = outcome?;
+        models.push(model);
+        loaded.push(elapsed);
+    }
+    let aliases: Vec<Option<&model::Model>> = (0..models.len())
+        .map(|i| emit::same_as(&models[i], &models[..i]))
+        .collect();
+    // The distinct versions in date order (`draft` last): each shares with its neighbours.
+    let mut distinct: Vec<usize> = (0..models.len())
+        .filter(|i| aliases[*i].is_none())
+        .collect();
+    distinct.sort_by_key(|i| (models[*i].version == "draft", models[*i].version.clone()));
+    let distinct_models: Vec<&model::Model> = distinct.iter().map(|i| &models[*i]).collect();
+    let plan = emit::plan(&distinct_models);
+    let nothing = emit::Shared::default();
+    let shared_of = |i: usize| match distinct.iter().position(|d| *d == i) {
+        Some(at) => plan.located(at),
+        None => &nothing,
+    };
     let mut files = Vec::new();
     let mut stats = Vec::new();
-    let mut models = Vec::new();
-    for version in generate_versions(inputs) {
+    for version in in_parallel(inputs, |i, input| {
+        emit_version(input, &models[i], shared_of(i), loaded[i])
+    }) {
         let version = version?;
         files.extend(version.files);
         stats.push(version.stats);
-        models.push(version.model);
+    }
+    let sources: Vec<&str> = distinct.iter().map(|i| inputs[*i].path.as_str()).collect();
+    for (name, contents) in emit::emit_shared(&plan, &distinct_models, &sources)? {
+        files.push((format!("generated/src/shared/{name}"), contents));
     }
     // A version whose schema and model are an earlier one's is that module re-exported.
     for (i, input) in inputs.iter().enumerate() {
-        let Some(target) = emit::same_as(&models[i], &models[..i]) else {
+        let Some(target) = aliases[i] else {
             continue;
         };
         let target_input = inputs.iter().find(|x| x.version == target.version);

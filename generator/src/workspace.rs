@@ -273,7 +273,8 @@ pub fn inputs(root: &Path) -> Result<Vec<Input>, String> {
 }
 
 /// Generated files on disk that codegen owns and may find orphaned: the files of the
-/// version modules (`generated/src/<module>/`), the version harnesses of the tests crate
+/// version modules (`generated/src/<module>/`) and of what versions share
+/// (`generated/src/shared/`), the version harnesses of the tests crate
 /// (`tests/src/<module>.rs`) and the diff reports (`generated/diffs/`).
 pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
     let mut out = BTreeSet::new();
@@ -286,7 +287,7 @@ pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
     if let Ok(dir) = fs::read_dir(root.join("generated/src")) {
         for entry in dir.flatten() {
             let name = entry.file_name().to_string_lossy().to_string();
-            if entry.path().is_dir() && is_version(&name) {
+            if entry.path().is_dir() && (is_version(&name) || name == "shared") {
                 for file in fs::read_dir(entry.path())
                     .map_err(|e| e.to_string())?
                     .flatten()

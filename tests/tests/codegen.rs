@@ -97,6 +97,16 @@ fn every_generated_file_has_the_header() {
             || path.ends_with("/convert.rs")
         {
             inputs.iter().collect()
+        } else if let Some(name) = path.strip_prefix("generated/src/shared/") {
+            // What a span of versions shares names each of them (`mod.rs`: every one).
+            let module = |i: &&mcp_codegen::Input| mcp_codegen::emit::module_name(&i.version);
+            match name.strip_suffix(".rs").and_then(|s| s.split_once("_to_")) {
+                Some((first, last)) => inputs
+                    .iter()
+                    .filter(|i| (first..=last).contains(&module(i).as_str()))
+                    .collect(),
+                None => inputs.iter().collect(),
+            }
         } else if let Some(name) = path.strip_prefix("generated/diffs/") {
             let stem = name.rsplit_once('.').unwrap().0;
             let (a, b) = stem.split_once("..").unwrap();
@@ -167,6 +177,22 @@ fn one_public_item_per_definition() {
         if let Some(target) = alias {
             source = read(&target);
         }
+        let defines = |source: &str, name: &str| {
+            source
+                .lines()
+                .filter(|line| {
+                    ["pub struct ", "pub enum ", "pub type "]
+                        .iter()
+                        .any(|prefix| {
+                            line.strip_prefix(prefix).is_some_and(|rest| {
+                                rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                                    .next()
+                                    == Some(name)
+                            })
+                        })
+                })
+                .count()
+        };
         let mut items: BTreeMap<&str, usize> = BTreeMap::new();
         for line in source.lines() {
             for prefix in ["pub struct ", "pub enum ", "pub type "] {
@@ -177,6 +203,23 @@ fn one_public_item_per_definition() {
                         .unwrap();
                     *items.entry(name).or_default() += 1;
                 }
+            }
+            // A type that neighbouring versions define identically: defined once in
+            // `shared/`, re-exported here.
+            if let Some(path) = line
+                .strip_prefix("pub use crate::shared::")
+                .and_then(|rest| rest.strip_suffix(';'))
+            {
+                let (module, name) = path.split_once("::").unwrap();
+                let shared =
+                    fs::read_to_string(root().join(format!("generated/src/shared/{module}.rs")))
+                        .unwrap();
+                assert_eq!(
+                    defines(&shared, name),
+                    1,
+                    "{version}: shared::{module} must define `{name}` once"
+                );
+                *items.entry(name).or_default() += 1;
             }
         }
         for (schema_name, rust) in definitions {

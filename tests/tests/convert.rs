@@ -417,3 +417,58 @@ fn converted_down_a_value_carries_only_what_the_older_version_defines() {
     .unwrap();
     assert_eq!(back, params);
 }
+
+/// What consecutive versions define identically is one Rust type (defined once in
+/// `generated/src/shared/`, re-exported by both): a value of one is a value of the other,
+/// with no conversion. Such a type is one the diff finds no change on that breaks either
+/// direction, on it or on anything it holds, and it has no conversion row.
+#[test]
+fn a_type_two_versions_share_is_one_type_the_diff_finds_unbroken() {
+    use mcp_spec_types::{v2024_11_05, v2025_03_26, v2025_11_25, v2026_07_28};
+    // The compiler says they are the same type: no `From`, no `.into()`.
+    let role: v2026_07_28::Role = v2024_11_05::Role::User;
+    let id: v2025_03_26::RequestId = v2024_11_05::RequestId::Integer(7);
+    let icon: v2026_07_28::IconTheme = v2025_11_25::IconTheme::Dark;
+    assert_eq!((role.as_str(), icon.as_str()), ("user", "dark"), "{id:?}");
+
+    let models = models();
+    let mut wrong = Vec::new();
+    let mut report = Vec::new();
+    for pair in PAIRS {
+        let (old, new) = (&models[pair.old], &models[pair.new]);
+        let same = mcp_codegen::emit::same_items(old, new);
+        let d = diff(old, new);
+        for name in &same.types {
+            let mut held = reach(old, name);
+            held.extend(reach(new, name));
+            held.push(name.clone());
+            for c in &d.changes {
+                let on = c.subject.split('.').next().unwrap_or_default();
+                if held.iter().any(|h| h == on) && c.breaks != Breaks::Nobody {
+                    wrong.push(format!(
+                        "{} ⇄ {}: {name} is one type, but the diff breaks {}: {}",
+                        pair.old, pair.new, c.subject, c.detail
+                    ));
+                }
+            }
+            if pair.definitions.iter().any(|(d, _, _)| d == name) {
+                wrong.push(format!(
+                    "{} ⇄ {}: {name} is one type, but has a conversion row",
+                    pair.old, pair.new
+                ));
+            }
+        }
+        report.push(format!(
+            "{} ⇄ {}: {} types shared",
+            pair.old,
+            pair.new,
+            same.types.len()
+        ));
+    }
+    println!("{}", report.join("\n"));
+    assert!(
+        report.iter().all(|r| !r.contains(": 0 types")),
+        "every pair shares some types: {report:?}"
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -3,70 +3,66 @@
 // Do not edit by hand: change the generator or its settings and run `cargo xtask codegen`.
 
 //! Const markers of protocol version `2025-03-26`.
-crate::rt::const_str!(Audio, "audio");
+pub use crate::shared::v2025_03_26_to_v2026_07_28::consts::Audio;
 
-crate::rt::const_str!(CompletionComplete, "completion/complete");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::CompletionComplete;
 
-crate::rt::const_str!(Image, "image");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::Image;
 
-crate::rt::const_str!(Initialize, "initialize");
+pub use crate::shared::v2024_11_05_to_v2025_11_25::consts::Initialize;
 
-crate::rt::const_str!(LoggingSetLevel, "logging/setLevel");
+pub use crate::shared::v2024_11_05_to_v2025_11_25::consts::LoggingSetLevel;
 
-crate::rt::const_str!(NotificationsCancelled, "notifications/cancelled");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsCancelled;
 
-crate::rt::const_str!(NotificationsInitialized, "notifications/initialized");
+pub use crate::shared::v2024_11_05_to_v2025_11_25::consts::NotificationsInitialized;
 
-crate::rt::const_str!(NotificationsMessage, "notifications/message");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsMessage;
 
-crate::rt::const_str!(NotificationsProgress, "notifications/progress");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsProgress;
 
-crate::rt::const_str!(
-    NotificationsPromptsListChanged, "notifications/prompts/list_changed"
-);
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsPromptsListChanged;
 
-crate::rt::const_str!(
-    NotificationsResourcesListChanged, "notifications/resources/list_changed"
-);
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsResourcesListChanged;
 
-crate::rt::const_str!(NotificationsResourcesUpdated, "notifications/resources/updated");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsResourcesUpdated;
 
-crate::rt::const_str!(NotificationsRootsListChanged, "notifications/roots/list_changed");
+pub use crate::shared::v2024_11_05_to_v2025_11_25::consts::NotificationsRootsListChanged;
 
-crate::rt::const_str!(NotificationsToolsListChanged, "notifications/tools/list_changed");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsToolsListChanged;
 
-crate::rt::const_str!(Object, "object");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::Object;
 
-crate::rt::const_str!(Ping, "ping");
+pub use crate::shared::v2024_11_05_to_v2025_11_25::consts::Ping;
 
-crate::rt::const_str!(PromptsGet, "prompts/get");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::PromptsGet;
 
-crate::rt::const_str!(PromptsList, "prompts/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::PromptsList;
 
-crate::rt::const_str!(RefPrompt, "ref/prompt");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::RefPrompt;
 
-crate::rt::const_str!(RefResource, "ref/resource");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::RefResource;
 
-crate::rt::const_str!(Resource, "resource");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::Resource;
 
-crate::rt::const_str!(ResourcesList, "resources/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ResourcesList;
 
-crate::rt::const_str!(ResourcesRead, "resources/read");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ResourcesRead;
 
-crate::rt::const_str!(ResourcesSubscribe, "resources/subscribe");
+pub use crate::shared::v2024_11_05_to_v2025_11_25::consts::ResourcesSubscribe;
 
-crate::rt::const_str!(ResourcesTemplatesList, "resources/templates/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ResourcesTemplatesList;
 
-crate::rt::const_str!(ResourcesUnsubscribe, "resources/unsubscribe");
+pub use crate::shared::v2024_11_05_to_v2025_11_25::consts::ResourcesUnsubscribe;
 
-crate::rt::const_str!(RootsList, "roots/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::RootsList;
 
-crate::rt::const_str!(SamplingCreateMessage, "sampling/createMessage");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::SamplingCreateMessage;
 
-crate::rt::const_str!(Text, "text");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::Text;
 
-crate::rt::const_str!(ToolsCall, "tools/call");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ToolsCall;
 
-crate::rt::const_str!(ToolsList, "tools/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ToolsList;
 
-crate::rt::const_str!(V2_0, "2.0");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::V2_0;

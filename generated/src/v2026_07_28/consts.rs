@@ -3,19 +3,19 @@
 // Do not edit by hand: change the generator or its settings and run `cargo xtask codegen`.
 
 //! Const markers of protocol version `2026-07-28`.
-crate::rt::const_str!(Array, "array");
+pub use crate::shared::v2025_11_25_to_v2026_07_28::consts::Array;
 
-crate::rt::const_str!(Audio, "audio");
+pub use crate::shared::v2025_03_26_to_v2026_07_28::consts::Audio;
 
-crate::rt::const_str!(Boolean, "boolean");
+pub use crate::shared::v2025_06_18_to_v2026_07_28::consts::Boolean;
 
-crate::rt::const_str!(CompletionComplete, "completion/complete");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::CompletionComplete;
 
-crate::rt::const_str!(ElicitationCreate, "elicitation/create");
+pub use crate::shared::v2025_06_18_to_v2026_07_28::consts::ElicitationCreate;
 
-crate::rt::const_str!(Form, "form");
+pub use crate::shared::v2025_11_25_to_v2026_07_28::consts::Form;
 
-crate::rt::const_str!(Image, "image");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::Image;
 
 crate::rt::const_int!(Minus32020, - 32020);
 
@@ -33,68 +33,64 @@ crate::rt::const_int!(Minus32603, - 32603);
 
 crate::rt::const_int!(Minus32700, - 32700);
 
-crate::rt::const_str!(NotificationsCancelled, "notifications/cancelled");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsCancelled;
 
-crate::rt::const_str!(NotificationsMessage, "notifications/message");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsMessage;
 
-crate::rt::const_str!(NotificationsProgress, "notifications/progress");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsProgress;
 
-crate::rt::const_str!(
-    NotificationsPromptsListChanged, "notifications/prompts/list_changed"
-);
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsPromptsListChanged;
 
-crate::rt::const_str!(
-    NotificationsResourcesListChanged, "notifications/resources/list_changed"
-);
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsResourcesListChanged;
 
-crate::rt::const_str!(NotificationsResourcesUpdated, "notifications/resources/updated");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsResourcesUpdated;
 
 crate::rt::const_str!(
     NotificationsSubscriptionsAcknowledged, "notifications/subscriptions/acknowledged"
 );
 
-crate::rt::const_str!(NotificationsToolsListChanged, "notifications/tools/list_changed");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::NotificationsToolsListChanged;
 
-crate::rt::const_str!(Object, "object");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::Object;
 
-crate::rt::const_str!(PromptsGet, "prompts/get");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::PromptsGet;
 
-crate::rt::const_str!(PromptsList, "prompts/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::PromptsList;
 
-crate::rt::const_str!(RefPrompt, "ref/prompt");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::RefPrompt;
 
-crate::rt::const_str!(RefResource, "ref/resource");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::RefResource;
 
-crate::rt::const_str!(Resource, "resource");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::Resource;
 
-crate::rt::const_str!(ResourceLink, "resource_link");
+pub use crate::shared::v2025_06_18_to_v2026_07_28::consts::ResourceLink;
 
-crate::rt::const_str!(ResourcesList, "resources/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ResourcesList;
 
-crate::rt::const_str!(ResourcesRead, "resources/read");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ResourcesRead;
 
-crate::rt::const_str!(ResourcesTemplatesList, "resources/templates/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ResourcesTemplatesList;
 
-crate::rt::const_str!(RootsList, "roots/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::RootsList;
 
-crate::rt::const_str!(SamplingCreateMessage, "sampling/createMessage");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::SamplingCreateMessage;
 
 crate::rt::const_str!(ServerDiscover, "server/discover");
 
-crate::rt::const_str!(String, "string");
+pub use crate::shared::v2025_06_18_to_v2026_07_28::consts::String;
 
 crate::rt::const_str!(SubscriptionsListen, "subscriptions/listen");
 
-crate::rt::const_str!(Text, "text");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::Text;
 
-crate::rt::const_str!(ToolResult, "tool_result");
+pub use crate::shared::v2025_11_25_to_v2026_07_28::consts::ToolResult;
 
-crate::rt::const_str!(ToolUse, "tool_use");
+pub use crate::shared::v2025_11_25_to_v2026_07_28::consts::ToolUse;
 
-crate::rt::const_str!(ToolsCall, "tools/call");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ToolsCall;
 
-crate::rt::const_str!(ToolsList, "tools/list");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::ToolsList;
 
-crate::rt::const_str!(Url, "url");
+pub use crate::shared::v2025_11_25_to_v2026_07_28::consts::Url;
 
-crate::rt::const_str!(V2_0, "2.0");
+pub use crate::shared::v2024_11_05_to_v2026_07_28::consts::V2_0;

@@ -9,6 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::rust::{CONVERSION_PAIR, CONVERSIONS, TRANSLATION, ident, module_name, pretty};
+use super::share::same_items;
 use crate::Error;
 use crate::compat::{Fits, Misfit};
 use crate::model::{Carried, Kind, MessageKind, MethodDef, Model, Sender, TypeRef};
@@ -25,12 +26,14 @@ pub struct Conversion {
 }
 
 /// The definitions both `old` and `new` have, as distinct Rust types (an alias is its
-/// target's), with how each converts.
+/// target's; a type both define identically is one type, [`same_items`], and needs no
+/// conversion), with how each converts.
 pub fn conversions(old: &Model, new: &Model) -> Vec<Conversion> {
     let distinct = |kind: &Kind| !matches!(kind, Kind::Alias { newtype: false, .. });
+    let same = same_items(old, new);
     old.types
         .iter()
-        .filter(|a| distinct(&a.kind))
+        .filter(|a| distinct(&a.kind) && !same.types.contains(&a.name))
         .filter(|a| {
             new.types
                 .iter()
@@ -55,16 +58,16 @@ fn one_module(old: &Model, new: &Model) -> bool {
 pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, Error> {
     let mut pairs = Vec::new();
     let mut table = vec![
-        "| from | to | definitions | `From` up | `TryFrom` up | `From` down | `TryFrom` down |"
+        "| from | to | one type | converted | `From` up | `TryFrom` up | `From` down | `TryFrom` down |"
             .to_string(),
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: |".to_string(),
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |".to_string(),
     ];
     for pair in models.windows(2) {
         let (old, new) = (&pair[0], &pair[1]);
         let (old_mod, new_mod) = (module_name(&old.version), module_name(&new.version));
         if one_module(old, new) {
             table.push(format!(
-                "| `{}` | `{}` | the same types: `{new_mod}` is `{old_mod}` re-exported | | | | |",
+                "| `{}` | `{}` | all: `{new_mod}` is `{old_mod}` re-exported | | | | | |",
                 old.version, new.version
             ));
             continue;
@@ -73,10 +76,20 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
         let lossless = |r: &Result<(), Misfit>| r.is_ok();
         let up_from = list.iter().filter(|c| lossless(&c.up)).count();
         let down_from = list.iter().filter(|c| lossless(&c.down)).count();
+        let same = same_items(old, new);
+        let one_type = new
+            .types
+            .iter()
+            .filter(|t| {
+                !matches!(t.kind, Kind::Alias { newtype: false, .. })
+                    && same.types.contains(&t.name)
+            })
+            .count();
         table.push(format!(
-            "| `{}` | `{}` | {} | {} | {} | {} | {} |",
+            "| `{}` | `{}` | {} | {} | {} | {} | {} | {} |",
             old.version,
             new.version,
+            one_type,
             list.len(),
             up_from,
             list.len() - up_from,

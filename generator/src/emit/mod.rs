@@ -15,12 +15,15 @@ mod harness;
 mod methods;
 mod router;
 mod rust;
+mod share;
 mod types;
 mod versions;
 
 pub use convert::{Conversion, conversions, emit_conversions, emit_convert_harness};
 pub use harness::emit_harness;
 pub use rust::{GENERATOR, REPOSITORY_COMMAND, header, header_by, module_name};
+pub use share::{Plan, Same, emit_shared, plan, same_items};
+pub use types::Shared;
 pub use versions::emit_protocol_versions;
 
 use std::collections::BTreeMap;
@@ -91,8 +94,18 @@ pub fn alias_module(
 /// Emits the files of one version's module for this repository's crate, as `(file name,
 /// contents)` pairs: [`emit_with`] and [`Settings::repository`].
 pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error> {
+    emit_sharing(model, source, &Shared::default())
+}
+
+/// [`emit`], with the types and const markers of `shared` re-exported from the module that
+/// defines them for several versions ([`plan`]) instead of defined here.
+pub fn emit_sharing(
+    model: &Model,
+    source: &str,
+    shared: &Shared,
+) -> Result<Vec<(String, String)>, Error> {
     let settings = Settings::repository(&module_name(&model.version));
-    emit_with(model, source, &settings, &BTreeMap::new())
+    emit_module(model, source, &settings, &BTreeMap::new(), shared)
 }
 
 /// Which of a version's submodules are emitted under `settings`: `consts` when the model
@@ -129,6 +142,17 @@ pub fn emit_with(
     source: &str,
     settings: &Settings,
     replacements: &BTreeMap<String, String>,
+) -> Result<Vec<(String, String)>, Error> {
+    emit_module(model, source, settings, replacements, &Shared::default())
+}
+
+/// [`emit_with`], with what `shared` names re-exported instead of defined.
+fn emit_module(
+    model: &Model,
+    source: &str,
+    settings: &Settings,
+    replacements: &BTreeMap<String, String>,
+    shared: &Shared,
 ) -> Result<Vec<(String, String)>, Error> {
     settings.validate()?;
     let resolved = Resolved::new(settings, model, replacements)?;
@@ -167,11 +191,11 @@ pub fn emit_with(
     };
     let mut files: Vec<(&str, TokenStream)> = vec![(
         "mod",
-        types::module_tokens(model, &submodules, &quote!(#map_type), raw, &check),
+        types::module_tokens(model, &submodules, &quote!(#map_type), raw, &check, shared),
     )];
     for sub in &submodules {
         let tokens = match *sub {
-            "consts" => types::consts_tokens(model),
+            "consts" => types::consts_tokens(model, shared),
             "methods" => methods::emit_methods(model, source)?,
             _ => handlers::emit_handlers(model, doc_paths.as_ref(), raw),
         };

@@ -1,7 +1,7 @@
 //! A version's `mod.rs` (every type of the model, with its docs, derives and decoding
 //! facts) and `consts.rs` (the const markers).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -12,7 +12,8 @@ use super::rust::{
 };
 use crate::docs;
 use crate::model::{
-    ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef, Variant,
+    ConstDef, ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef,
+    Variant,
 };
 
 struct Emitter<'m> {
@@ -26,7 +27,29 @@ struct Emitter<'m> {
     raw: bool,
 }
 
-/// The version's `mod.rs`: every type of the model, and the declarations of the
+impl<'m> Emitter<'m> {
+    /// The emitter of `model`'s types, with the map type and free-form JSON as settings
+    /// say.
+    fn new(model: &'m Model, map: &TokenStream, raw: bool) -> Self {
+        let links = model
+            .types
+            .iter()
+            .filter_map(|t| match &t.origin {
+                Origin::Definition(d) => Some((d.clone(), t.name.clone())),
+                Origin::Inline(_) | Origin::Results(_) => None,
+            })
+            .collect();
+        Emitter {
+            links,
+            types: model.types.iter().map(|t| (t.name.as_str(), t)).collect(),
+            map: map.clone(),
+            raw,
+        }
+    }
+}
+
+/// The version's `mod.rs`: every type of the model (those another module defines for
+/// several versions, [`Shared`], as re-exports of it), and the declarations of the
 /// `submodules` (`consts`, `handlers`, `methods`: those emitted).
 /// `check` (the runtime's interface) follows them.
 pub(super) fn module_tokens(
@@ -35,35 +58,26 @@ pub(super) fn module_tokens(
     map: &TokenStream,
     raw: bool,
     check: &TokenStream,
+    shared: &Shared,
 ) -> TokenStream {
-    let links = model
+    let em = Emitter::new(model, map, raw);
+    let items: Vec<TokenStream> = model
         .types
         .iter()
-        .filter_map(|t| match &t.origin {
-            Origin::Definition(d) => Some((d.clone(), t.name.clone())),
-            Origin::Inline(_) | Origin::Results(_) => None,
+        .map(|t| match shared.types.get(&t.name) {
+            Some(module) => reexport(module, &t.name),
+            None => em.type_def(t),
         })
         .collect();
-    let types = model.types.iter().map(|t| (t.name.as_str(), t)).collect();
-    let em = Emitter {
-        links,
-        types,
-        map: map.clone(),
-        raw,
-    };
-    let items: Vec<TokenStream> = model.types.iter().map(|t| em.type_def(t)).collect();
     let what = if model.methods.is_empty() {
-        format!(
-            " Types of the schema `{}`, generated from it",
-            model.version
-        )
+        format!("Types of the schema `{}`, generated from it", model.version)
     } else {
         format!(
-            " Types of MCP protocol version `{}`, generated from the official schema",
+            "Types of MCP protocol version `{}`, generated from the official schema",
             model.version
         )
     };
-    let module_doc = format!(
+    let mut module_doc = vec![format!(
         "{what} ({} definitions, {} items in all).",
         model
             .types
@@ -71,7 +85,18 @@ pub(super) fn module_tokens(
             .filter(|t| matches!(t.origin, Origin::Definition(_)))
             .count(),
         model.types.len()
-    );
+    )];
+    if !shared.types.is_empty() {
+        module_doc.push(String::new());
+        module_doc.push(format!(
+            "{} of them are defined identically by a neighbouring version too (the same \
+             fields, wire names, decoding rules and docs): each is one Rust type for all \
+             those versions, so a value of one is a value of the other and a program that \
+             serves them all compiles it once.",
+            shared.types.len()
+        ));
+    }
+    let module_doc = doc_attrs_inner(&module_doc);
     let allow_deprecated = super::rust::allow_deprecated(model);
     let consts_doc = submodules.contains(&"consts").then(|| {
         quote! {
@@ -81,7 +106,7 @@ pub(super) fn module_tokens(
     });
     let submodules = submodules.iter().map(|m| ident(m));
     quote! {
-        #![doc = #module_doc]
+        #module_doc
         #consts_doc
         #![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
         #allow_deprecated
@@ -91,19 +116,343 @@ pub(super) fn module_tokens(
     }
 }
 
-/// The version's `consts.rs`: one marker per const of the model.
-pub(super) fn consts_tokens(model: &Model) -> TokenStream {
-    let consts = model.consts.iter().map(|c| {
-        let name = ident(&c.name);
-        match &c.value {
-            ConstValue::String(s) => quote! { crate::rt::const_str!(#name, #s); },
-            ConstValue::Integer(i) => {
-                let lit = proc_macro2::Literal::i64_unsuffixed(*i);
-                quote! { crate::rt::const_int!(#name, #lit); }
-            }
-            ConstValue::Boolean(b) => quote! { crate::rt::const_bool!(#name, #b); },
+/// Inner doc attributes, one a line.
+fn doc_attrs_inner(lines: &[String]) -> TokenStream {
+    let lines = lines.iter().map(|l| {
+        if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
         }
     });
+    quote! { #( #![doc = #lines] )* }
+}
+
+/// `pub use` of the item `name` of the module at `module` (a path from the crate root).
+fn reexport(module: &str, name: &str) -> TokenStream {
+    let path: syn::Path = syn::parse_str(&format!("{module}::{name}"))
+        .expect("a module path and an identifier make a path");
+    quote! { pub use #path; }
+}
+
+/// What of a version another module defines, for several versions at once: the Rust name
+/// of each such type and const marker, and the module (a path from the crate root) that
+/// defines it.
+#[derive(Debug, Clone, Default)]
+pub struct Shared {
+    /// Types.
+    pub types: BTreeMap<String, String>,
+    /// Const markers (the module's `consts` submodule defines them).
+    pub consts: BTreeMap<String, String>,
+}
+
+/// One item as [`module_tokens`] emits it, and what it names.
+pub(super) struct ItemText {
+    /// Its tokens, as text, without its docs (and its fields' and variants').
+    pub skeleton: String,
+    /// The other types of the model it names in code.
+    pub types: BTreeSet<String>,
+    /// The other types of the model its docs link to.
+    pub linked: BTreeSet<String>,
+    /// The const markers it names.
+    pub consts: BTreeSet<String>,
+}
+
+/// Every type of `model` and every const marker as emitted (with the map type and
+/// free-form JSON as settings say): types by Rust name, then const markers by name.
+pub(super) fn item_texts(
+    model: &Model,
+    map: &TokenStream,
+    raw: bool,
+) -> (BTreeMap<String, ItemText>, BTreeMap<String, String>) {
+    let em = Emitter::new(model, map, raw);
+    let names: BTreeSet<&str> = model.types.iter().map(|t| t.name.as_str()).collect();
+    let types = model
+        .types
+        .iter()
+        .map(|t| {
+            let tokens = em.type_def(t);
+            let mut item = ItemText {
+                skeleton: without_docs(tokens.clone()).to_string(),
+                types: BTreeSet::new(),
+                linked: BTreeSet::new(),
+                consts: BTreeSet::new(),
+            };
+            named(tokens, &names, &mut item);
+            item.types.remove(&t.name);
+            item.linked.remove(&t.name);
+            (t.name.clone(), item)
+        })
+        .collect();
+    let consts = model
+        .consts
+        .iter()
+        .map(|c| (c.name.clone(), const_tokens(c).to_string()))
+        .collect();
+    (types, consts)
+}
+
+/// The types of `names` and the const markers (`consts::Name`) that `tokens` names in
+/// code, and the types its docs link to (`` [`Name`] ``, `[text](Name)`), into `item`.
+fn named(tokens: TokenStream, names: &BTreeSet<&str>, item: &mut ItemText) {
+    use proc_macro2::TokenTree;
+    let mut after_consts = 0;
+    for tree in tokens {
+        match tree {
+            TokenTree::Group(g) => {
+                named(g.stream(), names, item);
+                after_consts = 0;
+            }
+            TokenTree::Ident(i) => {
+                let name = i.to_string();
+                if after_consts == 3 {
+                    item.consts.insert(name.clone());
+                } else if names.contains(name.as_str()) {
+                    item.types.insert(name.clone());
+                }
+                after_consts = usize::from(name == "consts");
+            }
+            TokenTree::Punct(p) => {
+                after_consts = match (after_consts, p.as_char()) {
+                    (1, ':') => 2,
+                    (2, ':') => 3,
+                    _ => 0,
+                };
+            }
+            TokenTree::Literal(l) => {
+                // `` [`Name`] `` and `[text](Name)`.
+                let text = l.to_string();
+                for (open, close) in [("[`", "`]"), ("](", ")")] {
+                    let mut rest = text.as_str();
+                    while let Some(start) = rest.find(open) {
+                        rest = &rest[start + open.len()..];
+                        if let Some(end) = rest.find(close) {
+                            if names.contains(&rest[..end]) {
+                                item.linked.insert(rest[..end].to_string());
+                            }
+                        }
+                    }
+                }
+                after_consts = 0;
+            }
+        }
+    }
+}
+
+/// `tokens` without their doc attributes (`#[doc = "..."]`), at every depth.
+fn without_docs(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(trees.len());
+    let mut i = 0;
+    while i < trees.len() {
+        if let Some(len) = doc_attribute(&trees[i..]).map(|(len, _)| len) {
+            i += len;
+            continue;
+        }
+        out.push(match &trees[i] {
+            TokenTree::Group(g) => {
+                let mut inner = Group::new(g.delimiter(), without_docs(g.stream()));
+                inner.set_span(g.span());
+                TokenTree::Group(inner)
+            }
+            other => other.clone(),
+        });
+        i += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// The doc attribute (`#[doc = "text"]`) that `trees` starts with, if any: how many
+/// token trees it takes and its text.
+fn doc_attribute(trees: &[proc_macro2::TokenTree]) -> Option<(usize, String)> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let (TokenTree::Punct(hash), TokenTree::Group(body)) = (trees.first()?, trees.get(1)?) else {
+        return None;
+    };
+    if hash.as_char() != '#' || body.delimiter() != Delimiter::Bracket {
+        return None;
+    }
+    let inner: Vec<TokenTree> = body.stream().into_iter().collect();
+    match inner.as_slice() {
+        [
+            TokenTree::Ident(doc),
+            TokenTree::Punct(eq),
+            TokenTree::Literal(text),
+        ] if doc == "doc" && eq.as_char() == '=' => {
+            let text: syn::LitStr = syn::parse2(TokenTree::Literal(text.clone()).into()).ok()?;
+            Some((2, text.value()))
+        }
+        _ => None,
+    }
+}
+
+/// One item as several versions emit it, the same but for docs ([`without_docs`] gives
+/// the same tokens), as one: where the versions' docs of the item, a field or a variant
+/// differ, the newest version's, followed by each older version's own text (unless the
+/// newest only adds to it, such as upstream's examples), each labelled with its versions.
+fn merge_docs(versions: &[(&str, TokenStream)], unlink: &BTreeSet<String>) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let trees: Vec<Vec<TokenTree>> = versions
+        .iter()
+        .map(|(_, t)| t.clone().into_iter().collect())
+        .collect();
+    let mut at = vec![0; trees.len()];
+    let mut out: Vec<TokenTree> = Vec::new();
+    loop {
+        // The run of doc attributes at this place, in each version.
+        let runs: Vec<Vec<String>> = trees
+            .iter()
+            .zip(at.iter_mut())
+            .map(|(t, i)| {
+                let mut run = Vec::new();
+                while let Some((len, text)) = doc_attribute(&t[*i..]) {
+                    run.push(unlinked(&text, unlink));
+                    *i += len;
+                }
+                run
+            })
+            .collect();
+        if runs.iter().any(|r| !r.is_empty()) {
+            let labels: Vec<&str> = versions.iter().map(|(v, _)| *v).collect();
+            out.extend(doc_attrs(
+                &merged_run(&labels, &runs)
+                    .iter()
+                    .map(|l| l.strip_prefix(' ').unwrap_or(l).to_string())
+                    .collect::<Vec<_>>(),
+            ));
+        }
+        let Some(first) = trees[0].get(at[0]) else {
+            break;
+        };
+        out.push(match first {
+            TokenTree::Group(g) => {
+                let inner: Vec<(&str, TokenStream)> = versions
+                    .iter()
+                    .zip(&trees)
+                    .zip(&at)
+                    .map(|(((v, _), t), i)| match &t[*i] {
+                        TokenTree::Group(g) => (*v, g.stream()),
+                        _ => (*v, TokenStream::new()),
+                    })
+                    .collect();
+                let mut merged = Group::new(g.delimiter(), merge_docs(&inner, unlink));
+                merged.set_span(g.span());
+                TokenTree::Group(merged)
+            }
+            other => other.clone(),
+        });
+        for i in &mut at {
+            *i += 1;
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// `line` of docs with its links to the types of `names` made plain code: `` [`Name`] ``
+/// becomes `` `Name` ``, `[text](Name)` becomes `text`.
+fn unlinked(line: &str, names: &BTreeSet<String>) -> String {
+    let mut out = line.to_string();
+    for name in names {
+        out = out
+            .replace(&format!("[`{name}`]("), "\u{0}")
+            .replace(&format!("[`{name}`]"), &format!("`{name}`"))
+            .replace('\u{0}', &format!("[`{name}`]("));
+        // `[text](Name)`: the text alone.
+        let target = format!("]({name})");
+        while let Some(end) = out.find(&target) {
+            let Some(start) = out[..end].rfind('[') else {
+                break;
+            };
+            let text = out[start + 1..end].to_string();
+            out.replace_range(start..end + target.len(), &text);
+        }
+    }
+    out
+}
+
+/// The doc lines of one place as `versions` (oldest first) write them (`runs`, the same
+/// order): see [`merge_docs`].
+fn merged_run(versions: &[&str], runs: &[Vec<String>]) -> Vec<String> {
+    let newest = runs.last().cloned().unwrap_or_default();
+    if runs.iter().all(|r| *r == newest) {
+        return newest;
+    }
+    // Older texts, each once, with the versions that write it.
+    let mut older: Vec<(Vec<&str>, &Vec<String>)> = Vec::new();
+    for (version, run) in versions.iter().zip(runs).take(runs.len() - 1) {
+        if run.is_empty() || newest.starts_with(run) {
+            continue;
+        }
+        match older.iter_mut().find(|(_, text)| *text == run) {
+            Some((labels, _)) => labels.push(version),
+            None => older.push((vec![version], run)),
+        }
+    }
+    if older.is_empty() {
+        return newest;
+    }
+    // Before the newest text's first section (its examples, its decoding rules).
+    let split = newest
+        .iter()
+        .position(|l| l.trim_start().starts_with("# "))
+        .unwrap_or(newest.len());
+    let mut out: Vec<String> = newest[..split].to_vec();
+    let labels = |vs: &[&str]| {
+        vs.iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let newest_label = versions.last().copied().unwrap_or_default();
+    for (vs, text) in older {
+        if out.last().is_some_and(|l| !l.trim().is_empty()) {
+            out.push(" ".to_string());
+        }
+        out.push(format!(
+            " As {} documents it (the text above is `{newest_label}`'s):",
+            labels(&vs)
+        ));
+        out.push(" ".to_string());
+        out.extend(text.iter().map(|l| {
+            let l = l.strip_prefix(' ').unwrap_or(l);
+            if l.is_empty() {
+                " >".to_string()
+            } else {
+                format!(" > {l}")
+            }
+        }));
+    }
+    if split < newest.len() {
+        out.push(" ".to_string());
+        out.extend(newest[split..].iter().cloned());
+    }
+    out
+}
+
+/// One const marker's definition.
+fn const_tokens(c: &ConstDef) -> TokenStream {
+    let name = ident(&c.name);
+    match &c.value {
+        ConstValue::String(s) => quote! { crate::rt::const_str!(#name, #s); },
+        ConstValue::Integer(i) => {
+            let lit = proc_macro2::Literal::i64_unsuffixed(*i);
+            quote! { crate::rt::const_int!(#name, #lit); }
+        }
+        ConstValue::Boolean(b) => quote! { crate::rt::const_bool!(#name, #b); },
+    }
+}
+
+/// The version's `consts.rs`: one marker per const of the model (those [`Shared`] as
+/// re-exports).
+pub(super) fn consts_tokens(model: &Model, shared: &Shared) -> TokenStream {
+    let consts = model
+        .consts
+        .iter()
+        .map(|c| match shared.consts.get(&c.name) {
+            Some(module) => reexport(&format!("{module}::consts"), &c.name),
+            None => const_tokens(c),
+        });
     let consts_doc = if model.methods.is_empty() {
         format!(" Const markers of the schema `{}`.", model.version)
     } else {
@@ -113,6 +462,94 @@ pub(super) fn consts_tokens(model: &Model) -> TokenStream {
         #![doc = #consts_doc]
         #( #consts )*
     }
+}
+
+/// What a module of [`shared_tokens`] holds.
+pub(super) struct SharedModule<'a> {
+    /// The types it defines.
+    pub types: &'a [&'a str],
+    /// The const markers it defines.
+    pub consts: &'a [&'a str],
+    /// What its types name that another such module defines.
+    pub elsewhere: &'a Shared,
+    /// The types its docs link to that no module defines for all its versions: written as
+    /// plain code.
+    pub unlink: &'a BTreeSet<String>,
+    /// Its docs.
+    pub doc: &'a str,
+}
+
+/// A module of the types and const markers that the consecutive versions of `models`
+/// define identically but for docs (`types` and `consts`): their definitions, emitted as
+/// the versions' modules emit them, with each version's docs where they differ
+/// ([`merge_docs`]), and the imports of what they name that another such module defines
+/// (`elsewhere`).
+pub(super) fn shared_tokens(
+    models: &[&Model],
+    map: &TokenStream,
+    raw: bool,
+    module: &SharedModule,
+) -> TokenStream {
+    let SharedModule {
+        types,
+        consts,
+        elsewhere,
+        unlink,
+        doc,
+    } = module;
+    let emitters: Vec<Emitter> = models.iter().map(|m| Emitter::new(m, map, raw)).collect();
+    let model = models[0];
+    let items = model
+        .types
+        .iter()
+        .filter(|t| types.contains(&t.name.as_str()))
+        .map(|t| {
+            let versions: Vec<(&str, TokenStream)> = models
+                .iter()
+                .zip(&emitters)
+                .filter_map(|(m, em)| {
+                    let def = m.types.iter().find(|d| d.name == t.name)?;
+                    Some((m.version.as_str(), em.type_def(def)))
+                })
+                .collect();
+            merge_docs(&versions, unlink)
+        });
+    let imports = elsewhere
+        .types
+        .iter()
+        .map(|(name, module)| reexport_private(module, name));
+    let markers = model
+        .consts
+        .iter()
+        .filter(|c| consts.contains(&c.name.as_str()))
+        .map(const_tokens);
+    let marker_imports = elsewhere
+        .consts
+        .iter()
+        .map(|(name, module)| reexport(&format!("{module}::consts"), name));
+    let consts_module = (!consts.is_empty() || !elsewhere.consts.is_empty()).then(|| {
+        quote! {
+            /// The const markers of these types.
+            pub mod consts {
+                #( #markers )*
+                #( #marker_imports )*
+            }
+        }
+    });
+    quote! {
+        #![doc = #doc]
+        #![allow(deprecated, clippy::large_enum_variant, clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
+        #( #imports )*
+        #consts_module
+        #( #items )*
+    }
+}
+
+/// `use` of the item `name` of the module at `module` (a path from the crate root).
+fn reexport_private(module: &str, name: &str) -> TokenStream {
+    let path: syn::Path = syn::parse_str(&format!("{module}::{name}"))
+        .expect("a module path and an identifier make a path");
+    quote! { use #path; }
 }
 
 impl Emitter<'_> {
