@@ -322,11 +322,11 @@ pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
     files.extend(diff::reports(&ordered));
     files.push((
         "generated/src/convert.rs".to_string(),
-        emit::emit_conversions(&ordered, &header)?,
+        emit::emit_conversions(&ordered, &header, &plan)?,
     ));
     files.push((
         "tests/src/convert.rs".to_string(),
-        emit::emit_convert_harness(&ordered, &header)?,
+        emit::emit_convert_harness(&ordered, &header, &plan)?,
     ));
     files.push((
         "generated/src/protocol_version.rs".to_string(),

@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::rust::{CONVERSION_PAIR, CONVERSIONS, TRANSLATION, ident, module_name, pretty};
-use super::share::same_items;
+use super::share::{Plan, Same, same_items};
 use crate::Error;
 use crate::compat::{Fits, Misfit};
 use crate::model::{Carried, Kind, MessageKind, MethodDef, Model, Sender, TypeRef};
@@ -29,8 +29,12 @@ pub struct Conversion {
 /// target's; a type both define identically is one type, [`same_items`], and needs no
 /// conversion), with how each converts.
 pub fn conversions(old: &Model, new: &Model) -> Vec<Conversion> {
+    conversions_besides(old, new, &same_items(old, new))
+}
+
+/// [`conversions`], given what the two versions define identically.
+fn conversions_besides(old: &Model, new: &Model, same: &Same) -> Vec<Conversion> {
     let distinct = |kind: &Kind| !matches!(kind, Kind::Alias { newtype: false, .. });
-    let same = same_items(old, new);
     old.types
         .iter()
         .filter(|a| distinct(&a.kind) && !same.types.contains(&a.name))
@@ -47,6 +51,15 @@ pub fn conversions(old: &Model, new: &Model) -> Vec<Conversion> {
         .collect()
 }
 
+/// What `old` and `new` define identically: as `plan` found it, where they are consecutive
+/// versions of it.
+fn same_in(plan: &Plan, old: &Model, new: &Model) -> Same {
+    match plan.same(&old.version, &new.version) {
+        Some(same) => same.clone(),
+        None => same_items(old, new),
+    }
+}
+
 /// Whether `new` is `old`'s module under another name ([`same_as`](super::same_as)): the
 /// same types, with no conversions or adapters between them.
 fn one_module(old: &Model, new: &Model) -> bool {
@@ -55,7 +68,7 @@ fn one_module(old: &Model, new: &Model) -> bool {
 
 /// Emits `convert.rs` for `models` in date order (`draft` last): each consecutive pair's
 /// impls, behind both versions' features.
-pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, Error> {
+pub fn emit_conversions(models: &[Model], header_text: &str, plan: &Plan) -> Result<String, Error> {
     let mut pairs = Vec::new();
     let mut table = vec![
         "| from | to | one type | converted | `From` up | `TryFrom` up | `From` down | `TryFrom` down |"
@@ -72,11 +85,11 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
             ));
             continue;
         }
-        let list = conversions(old, new);
+        let same = same_in(plan, old, new);
+        let list = conversions_besides(old, new, &same);
         let lossless = |r: &Result<(), Misfit>| r.is_ok();
         let up_from = list.iter().filter(|c| lossless(&c.up)).count();
         let down_from = list.iter().filter(|c| lossless(&c.down)).count();
-        let same = same_items(old, new);
         let one_type = new
             .types
             .iter()
@@ -208,7 +221,11 @@ pub fn emit_conversions(models: &[Model], header_text: &str) -> Result<String, E
 /// with how it converts each way, and a function that decodes a JSON value as one
 /// version's type, converts it with the generated impl (`TryFrom`, which a `From` impl
 /// gives too) and encodes the result.
-pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<String, Error> {
+pub fn emit_convert_harness(
+    models: &[Model],
+    header_text: &str,
+    plan: &Plan,
+) -> Result<String, Error> {
     let mut names = Vec::new();
     let distinct = models
         .windows(2)
@@ -234,10 +251,12 @@ pub fn emit_convert_harness(models: &[Model], header_text: &str) -> Result<Strin
                 quote!(lossy(#path, #why, #value))
             }
         };
-        let rows = conversions(old, new).into_iter().map(|c| {
-            let (ty, up, down) = (ident(&c.name), how(&c.up), how(&c.down));
-            quote!(#ty: #up #down)
-        });
+        let rows = conversions_besides(old, new, &same_in(plan, old, new))
+            .into_iter()
+            .map(|c| {
+                let (ty, up, down) = (ident(&c.name), how(&c.up), how(&c.down));
+                quote!(#ty: #up #down)
+            });
         let pair_macro = format_ident!("{}", CONVERSION_PAIR);
         quote! {
             crate::#pair_macro! {

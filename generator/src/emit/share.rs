@@ -47,8 +47,17 @@ pub struct Same {
 /// code and docs, naming only types and markers that are the same too.
 pub fn same_items(old: &Model, new: &Model) -> Same {
     let map = map_type();
-    let (old_types, old_consts) = types::item_texts(old, &map, RAW);
-    let (new_types, new_consts) = types::item_texts(new, &map, RAW);
+    same_of(
+        &types::item_texts(old, &map, RAW),
+        &types::item_texts(new, &map, RAW),
+    )
+}
+
+/// The items of one version as emitted: types, then const markers ([`types::item_texts`]).
+type Texts = (BTreeMap<String, ItemText>, BTreeMap<String, String>);
+
+/// [`same_items`] of two versions' items as emitted.
+fn same_of((old_types, old_consts): &Texts, (new_types, new_consts): &Texts) -> Same {
     let consts: BTreeSet<String> = new_consts
         .iter()
         .filter(|(name, text)| old_consts.get(*name) == Some(*text))
@@ -57,7 +66,7 @@ pub fn same_items(old: &Model, new: &Model) -> Same {
     // What an item names, on either side (the same text may name a type in one version
     // and something else in the other: then it is not the same).
     let mut names: BTreeMap<&str, (BTreeSet<&str>, BTreeSet<&str>)> = BTreeMap::new();
-    for (name, item) in &new_types {
+    for (name, item) in new_types {
         let Some(other) = old_types.get(name) else {
             continue;
         };
@@ -106,8 +115,13 @@ struct Span {
 }
 
 /// Where every shared item is defined, for versions in date order.
-#[derive(Debug, Clone)]
 pub struct Plan {
+    /// Version names, in order.
+    versions: Vec<String>,
+    /// Each version's items as emitted (same order).
+    texts: Vec<Texts>,
+    /// What each pair of consecutive versions defines identically.
+    same: Vec<Same>,
     /// Module names of the versions, in order.
     modules: Vec<String>,
     /// Per version (same order), what another module defines.
@@ -122,12 +136,11 @@ impl Plan {
         &self.located[index]
     }
 
-    /// How many items of all versions are shared definitions rather than their own.
-    pub fn reexported(&self) -> usize {
-        self.located
-            .iter()
-            .map(|s| s.types.len() + s.consts.len())
-            .sum()
+    /// What the consecutive versions `old` and `new` define identically, if they are
+    /// consecutive versions of the plan.
+    pub fn same(&self, old: &str, new: &str) -> Option<&Same> {
+        let at = self.versions.iter().position(|v| v == old)?;
+        (self.versions.get(at + 1)? == new).then(|| &self.same[at])
     }
 }
 
@@ -139,9 +152,14 @@ fn span_module(modules: &[String], first: usize, last: usize) -> String {
 /// The sharing of `models` (distinct versions, in date order: each shares only with its
 /// neighbours).
 pub fn plan(models: &[&Model]) -> Plan {
-    let same: Vec<Same> = models
+    let map = map_type();
+    let texts: Vec<Texts> = models
+        .iter()
+        .map(|m| types::item_texts(m, &map, RAW))
+        .collect();
+    let same: Vec<Same> = texts
         .windows(2)
-        .map(|pair| same_items(pair[0], pair[1]))
+        .map(|pair| same_of(&pair[0], &pair[1]))
         .collect();
     let modules: Vec<String> = models.iter().map(|m| module_name(&m.version)).collect();
     let reach = |index: usize, has: &dyn Fn(&Same) -> bool| {
@@ -184,6 +202,9 @@ pub fn plan(models: &[&Model]) -> Plan {
         }
     }
     Plan {
+        versions: models.iter().map(|m| m.version.clone()).collect(),
+        texts,
+        same,
         modules,
         located,
         spans,
@@ -228,8 +249,7 @@ pub fn emit_shared(
         let here = span_module(&plan.modules, first, last);
         let mut elsewhere = Shared::default();
         let mut unlink = BTreeSet::new();
-        for model in &models[first..=last] {
-            let (texts, _) = types::item_texts(model, &map, RAW);
+        for (texts, _) in &plan.texts[first..=last] {
             for name in &span.types {
                 for r in &texts[name].types {
                     if let Some(module) = own.types.get(r).filter(|m| **m != here) {
