@@ -98,14 +98,19 @@ fn every_generated_file_has_the_header() {
         {
             inputs.iter().collect()
         } else if let Some(name) = path.strip_prefix("generated/src/shared/") {
-            // What a span of versions shares names each of them (`mod.rs`: every one).
-            let module = |i: &&mcp_codegen::Input| mcp_codegen::emit::module_name(&i.version);
-            match name.strip_suffix(".rs").and_then(|s| s.split_once("_to_")) {
-                Some((first, last)) => inputs
+            // What a span of versions shares names each of them, in date order (`draft`
+            // last); `mod.rs` every one.
+            let mut dated: Vec<&mcp_codegen::Input> = inputs.iter().collect();
+            dated.sort_by_key(|i| (i.version == "draft", i.version.clone()));
+            let at = |module: &str| {
+                dated
                     .iter()
-                    .filter(|i| (first..=last).contains(&module(i).as_str()))
-                    .collect(),
-                None => inputs.iter().collect(),
+                    .position(|i| mcp_codegen::emit::module_name(&i.version) == module)
+                    .unwrap_or_else(|| panic!("{path}: no version {module}"))
+            };
+            match name.strip_suffix(".rs").and_then(|s| s.split_once("_to_")) {
+                Some((first, last)) => dated[at(first)..=at(last)].to_vec(),
+                None => dated,
             }
         } else if let Some(name) = path.strip_prefix("generated/diffs/") {
             let stem = name.rsplit_once('.').unwrap().0;

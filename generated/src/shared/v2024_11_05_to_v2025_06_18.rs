@@ -421,10 +421,6 @@ crate::rt::setters! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
-///
-/// As `2024-11-05`, `2025-03-26` documents it (the text above is `2025-06-18`'s):
-///
-/// > Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
@@ -770,10 +766,6 @@ crate::rt::setters! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
-///
-/// As `2024-11-05`, `2025-03-26` documents it (the text above is `2025-06-18`'s):
-///
-/// > Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
@@ -1083,10 +1075,6 @@ crate::rt::setters! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
-///
-/// As `2024-11-05`, `2025-03-26` documents it (the text above is `2025-06-18`'s):
-///
-/// > Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {

@@ -32,12 +32,6 @@ pub mod consts {
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/roots`.
-///
-/// As `2024-11-05`, `2025-03-26`, `2025-06-18` documents it (the text above is `2025-11-25`'s):
-///
-/// > Present if the client supports listing roots.
-/// >
-/// > Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
@@ -76,7 +70,7 @@ crate::rt::setters! {
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
-    /// As `2024-11-05`, `2025-03-26` documents it (the text above is `2025-11-25`'s):
+    /// As `2024-11-05` and `2025-03-26` document it (the text above is `2025-11-25`'s):
     ///
     /// > This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
@@ -302,7 +296,7 @@ crate::rt::setters! {
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
-    /// As `2024-11-05`, `2025-03-26` documents it (the text above is `2025-11-25`'s):
+    /// As `2024-11-05` and `2025-03-26` document it (the text above is `2025-11-25`'s):
     ///
     /// > This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///
@@ -346,10 +340,6 @@ crate::rt::setters! {
 }
 
 /// Common params for any request.
-///
-/// As `2024-11-05`, `2025-03-26`, `2025-06-18` documents it (the text above is `2025-11-25`'s):
-///
-/// > Anonymous in the schema at `#/definitions/Request/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParams {
@@ -390,15 +380,9 @@ crate::rt::setters! {
 ///
 /// Anonymous in the schema at `#/$defs/RequestParams/properties/_meta`.
 ///
-/// As `2024-11-05`, `2025-03-26` documents it (the text above is `2025-11-25`'s):
-///
-/// > Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
-///
 /// As `2025-06-18` documents it (the text above is `2025-11-25`'s):
 ///
 /// > See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-/// >
-/// > Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
@@ -437,7 +421,7 @@ crate::rt::setters! {
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     ///
-    /// As `2024-11-05`, `2025-03-26` documents it (the text above is `2025-11-25`'s):
+    /// As `2024-11-05` and `2025-03-26` document it (the text above is `2025-11-25`'s):
     ///
     /// > This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
     ///

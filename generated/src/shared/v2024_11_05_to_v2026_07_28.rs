@@ -52,12 +52,6 @@ pub mod consts {
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
-///
-/// As `2024-11-05`, `2025-03-26`, `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > The argument's information
-/// >
-/// > Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
@@ -92,10 +86,6 @@ impl CompleteRequestParamsArgument {
 }
 
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
-///
-/// As `2024-11-05`, `2025-03-26`, `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
@@ -148,11 +138,10 @@ crate::rt::setters! {
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 ///
-/// As `2024-11-05`, `2025-03-26`, `2025-06-18` documents it (the text above is `2026-07-28`'s):
+/// As `2024-11-05`, `2025-03-26` and `2025-06-18` document it (the text above is `2026-07-28`'s):
 ///
 /// > A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
 /// >
-/// > Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
 /// >
 /// > A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 ///
@@ -164,7 +153,6 @@ crate::rt::setters! {
 /// > Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
 /// > declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
 /// >
-/// > Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/includeContext`.
 /// >
 /// > A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -366,12 +354,6 @@ crate::rt::wire_enum! {
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
-///
-/// As `2024-11-05`, `2025-03-26`, `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > Present if the server offers any prompt templates.
-/// >
-/// > Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
@@ -407,12 +389,6 @@ crate::rt::setters! {
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
-///
-/// As `2024-11-05`, `2025-03-26`, `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > Present if the server offers any resources to read.
-/// >
-/// > Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
@@ -453,12 +429,6 @@ crate::rt::setters! {
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
-///
-/// As `2024-11-05`, `2025-03-26`, `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > Present if the server offers any tools to call.
-/// >
-/// > Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {

@@ -26,7 +26,7 @@ pub mod consts {
 /// Clients should never make tool use decisions based on `ToolAnnotations`
 /// received from untrusted servers.
 ///
-/// As `2025-03-26`, `2025-06-18`, `2025-11-25` documents it (the text above is `2026-07-28`'s):
+/// As `2025-03-26`, `2025-06-18` and `2025-11-25` document it (the text above is `2026-07-28`'s):
 ///
 /// > Additional properties describing a Tool to clients.
 /// >
@@ -54,7 +54,7 @@ pub struct ToolAnnotations {
     ///
     /// Default: false
     ///
-    /// As `2025-03-26`, `2025-06-18` documents it (the text above is `2026-07-28`'s):
+    /// As `2025-03-26` and `2025-06-18` document it (the text above is `2026-07-28`'s):
     ///
     /// > If true, calling the tool repeatedly with the same arguments
     /// > will have no additional effect on the its environment.

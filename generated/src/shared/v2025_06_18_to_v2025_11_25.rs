@@ -189,17 +189,6 @@ crate::rt::setters! {
 
 /// Anonymous in the schema at `#/$defs/EmbeddedResource/properties/resource`.
 ///
-/// As `2025-06-18` documents it (the text above is `2025-11-25`'s):
-///
-/// > Anonymous in the schema at `#/definitions/EmbeddedResource/properties/resource`.
-/// >
-/// > # Decoding
-/// >
-/// > The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-/// >
-/// > - `TextResourceContents`: an object; requires `text`, `uri`
-/// > - `BlobResourceContents`: an object; requires `blob`, `uri`
-///
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -412,17 +401,6 @@ crate::rt::setters! {
 }
 
 /// Anonymous in the schema at `#/$defs/ReadResourceResult/properties/contents/items`.
-///
-/// As `2025-06-18` documents it (the text above is `2025-11-25`'s):
-///
-/// > Anonymous in the schema at `#/definitions/ReadResourceResult/properties/contents/items`.
-/// >
-/// > # Decoding
-/// >
-/// > The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-/// >
-/// > - `TextResourceContents`: an object; requires `text`, `uri`
-/// > - `BlobResourceContents`: an object; requires `blob`, `uri`
 ///
 /// # Decoding
 ///

@@ -96,7 +96,7 @@ pub struct BaseMetadata {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     ///
-    /// As `2025-06-18`, `2025-11-25` documents it (the text above is `2026-07-28`'s):
+    /// As `2025-06-18` and `2025-11-25` document it (the text above is `2026-07-28`'s):
     ///
     /// > Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// > even by those unfamiliar with domain-specific terminology.
@@ -193,12 +193,6 @@ crate::rt::setters! {
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
-///
-/// As `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > Additional, optional context for completions
-/// >
-/// > Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/context`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
@@ -234,18 +228,6 @@ crate::rt::setters! {
 }
 
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/ref`.
-///
-/// As `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/ref`.
-/// >
-/// > # Decoding
-/// >
-/// > The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-/// >
-/// > - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
-/// > - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
-/// > - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 ///
 /// # Decoding
 ///
@@ -335,7 +317,6 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 /// > - "decline": User explicitly declined the action
 /// > - "cancel": User dismissed without making an explicit choice
 /// >
-/// > Anonymous in the schema at `#/definitions/ElicitResult/properties/action`.
 /// >
 /// > A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 ///
@@ -346,7 +327,6 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 /// > - "decline": User explicitly decline the action
 /// > - "cancel": User dismissed without making an explicit choice
 /// >
-/// > Anonymous in the schema at `#/$defs/ElicitResult/properties/action`.
 /// >
 /// > A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -378,12 +358,6 @@ crate::rt::wire_enum! {
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
-///
-/// As `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > Anonymous in the schema at `#/definitions/NumberSchema/properties/type`.
-/// >
-/// > A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
@@ -425,7 +399,7 @@ pub struct PromptArgument {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     ///
-    /// As `2025-06-18`, `2025-11-25` documents it (the text above is `2026-07-28`'s):
+    /// As `2025-06-18` and `2025-11-25` document it (the text above is `2026-07-28`'s):
     ///
     /// > Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// > even by those unfamiliar with domain-specific terminology.
@@ -481,7 +455,7 @@ pub struct PromptReference {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     ///
-    /// As `2025-06-18`, `2025-11-25` documents it (the text above is `2026-07-28`'s):
+    /// As `2025-06-18` and `2025-11-25` document it (the text above is `2026-07-28`'s):
     ///
     /// > Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// > even by those unfamiliar with domain-specific terminology.
@@ -552,12 +526,6 @@ impl ResourceTemplateReference {
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
-///
-/// As `2025-06-18` documents it (the text above is `2026-07-28`'s):
-///
-/// > Anonymous in the schema at `#/definitions/StringSchema/properties/format`.
-/// >
-/// > A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {

@@ -505,7 +505,6 @@ crate::rt::setters! {
 /// >
 /// > If not provided, the client should assume the icon can be used with any theme.
 /// >
-/// > Anonymous in the schema at `#/$defs/Icon/properties/theme`.
 /// >
 /// > A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -1715,7 +1714,6 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
 /// > - "required": Model MUST use at least one tool before completing
 /// > - "none": Model MUST NOT use any tools
 /// >
-/// > Anonymous in the schema at `#/$defs/ToolChoice/properties/mode`.
 /// >
 /// > A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

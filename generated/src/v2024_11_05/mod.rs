@@ -4,7 +4,7 @@
 
 //! Types of MCP protocol version `2024-11-05`, generated from the official schema (79 definitions, 134 items in all).
 //!
-//! 97 of them are defined identically by a neighbouring version too (the same fields, wire names, decoding rules and docs): each is one Rust type for all those versions, so a value of one is a value of the other and a program that serves them all compiles it once.
+//! 97 of them are defined identically by a neighbouring version too (the same fields, wire names, decoding rules and derives; their docs hold each version's text where it differs): each is one Rust type for all those versions, so a value of one is a value of the other and a program that serves them all compiles it once.
 //!
 //! Const markers (zero-sized types that accept exactly one value) are in [`consts`].
 #![allow(

@@ -4,7 +4,7 @@
 
 //! Types of MCP protocol version `2026-07-28`, generated from the official schema (155 definitions, 198 items in all).
 //!
-//! 50 of them are defined identically by a neighbouring version too (the same fields, wire names, decoding rules and docs): each is one Rust type for all those versions, so a value of one is a value of the other and a program that serves them all compiles it once.
+//! 50 of them are defined identically by a neighbouring version too (the same fields, wire names, decoding rules and derives; their docs hold each version's text where it differs): each is one Rust type for all those versions, so a value of one is a value of the other and a program that serves them all compiles it once.
 //!
 //! Const markers (zero-sized types that accept exactly one value) are in [`consts`].
 #![allow(

@@ -51,13 +51,19 @@ fn conversions_besides(old: &Model, new: &Model, same: &Same) -> Vec<Conversion>
         .collect()
 }
 
-/// What `old` and `new` define identically: as `plan` found it, where they are consecutive
-/// versions of it.
-fn same_in(plan: &Plan, old: &Model, new: &Model) -> Same {
-    match plan.same(&old.version, &new.version) {
-        Some(same) => same.clone(),
-        None => same_items(old, new),
-    }
+/// What is one Rust type in `old` and `new` (of `models`), as `plan` placed it: a version
+/// that is another's module re-exported ([`same_as`](super::same_as)) has that version's
+/// types; a version the plan does not know shares nothing.
+fn same_in(plan: &Plan, models: &[Model], old: &Model, new: &Model) -> Same {
+    let placed = |m: &Model| {
+        let at = models
+            .iter()
+            .position(|x| x.version == m.version)
+            .unwrap_or(0);
+        super::same_as(m, &models[..at]).map_or(m.version.clone(), |t| t.version.clone())
+    };
+    plan.one_type(&placed(old), &placed(new))
+        .unwrap_or_default()
 }
 
 /// Whether `new` is `old`'s module under another name ([`same_as`](super::same_as)): the
@@ -85,7 +91,7 @@ pub fn emit_conversions(models: &[Model], header_text: &str, plan: &Plan) -> Res
             ));
             continue;
         }
-        let same = same_in(plan, old, new);
+        let same = same_in(plan, models, old, new);
         let list = conversions_besides(old, new, &same);
         let lossless = |r: &Result<(), Misfit>| r.is_ok();
         let up_from = list.iter().filter(|c| lossless(&c.up)).count();
@@ -251,7 +257,7 @@ pub fn emit_convert_harness(
                 quote!(lossy(#path, #why, #value))
             }
         };
-        let rows = conversions_besides(old, new, &same_in(plan, old, new))
+        let rows = conversions_besides(old, new, &same_in(plan, models, old, new))
             .into_iter()
             .map(|c| {
                 let (ty, up, down) = (ident(&c.name), how(&c.up), how(&c.down));

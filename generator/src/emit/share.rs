@@ -1,15 +1,15 @@
 //! One Rust item for what consecutive versions define identically.
 //!
 //! Two consecutive versions often define a type the same way: the same fields, wire
-//! names, decoding rules and docs (2024-11-05 and 2025-03-26 share most of theirs). Such a
+//! names, decoding rules and derives (2024-11-05 and 2025-03-26 share most of theirs). Such a
 //! type is emitted once, in a module of `shared/` named after the versions it spans
 //! (`shared::v2024_11_05_to_v2025_06_18`), behind the features of those versions, and
 //! each version's module re-exports it: a value of one version is then a value of the
 //! other, no conversion between the two exists or is needed, and a program that serves
 //! every version compiles its decoder and encoder once instead of once a version.
 //!
-//! "The same" is decided on what the emitter writes: the item's code, as text, must be
-//! equal in both versions, and so must every type and const marker its code names,
+//! "The same" is decided on what the emitter writes: the item's code (its tokens without
+//! doc attributes, groups and their delimiters included) must be equal in both versions, and so must every type and const marker its code names,
 //! recursively; a doc link to a type that is not the same in every version of the span is
 //! written as plain code. Const markers are shared the same way. Docs may differ:
 //! the shared item carries the newest version's, and each older version's own text where
@@ -25,14 +25,26 @@ use super::rust::{self, module_name};
 use super::types::{self, ItemText, Shared};
 use crate::Error;
 use crate::model::Model;
+use crate::settings::{FreeForm, Settings};
 
-/// The map type of this repository's crate, which the comparison and the emission share.
-fn map_type() -> TokenStream {
-    quote!(::std::collections::BTreeMap)
+/// The settings of this repository's crate for the shared modules: the version modules'
+/// (but for their name), so that what is compared, what the versions emit and what the
+/// shared modules emit are alike.
+fn settings() -> Settings {
+    Settings::repository("shared")
 }
 
-/// Whether this repository's crate holds free-form JSON as text (it holds a `Value`).
-const RAW: bool = false;
+/// The map type and whether free-form JSON is text, as `settings` say.
+fn holders(settings: &Settings) -> Result<(TokenStream, bool), Error> {
+    let map: syn::Path = syn::parse_str(
+        settings
+            .map_type
+            .as_deref()
+            .unwrap_or("::std::collections::BTreeMap"),
+    )
+    .map_err(|e| Error::msg(format!("settings: map_type: {e}")))?;
+    Ok((quote!(#map), settings.free_form == FreeForm::Raw))
+}
 
 /// What two consecutive versions define identically.
 #[derive(Debug, Clone, Default)]
@@ -46,10 +58,10 @@ pub struct Same {
 /// The types and const markers that `old` and `new` define identically: the same emitted
 /// code and docs, naming only types and markers that are the same too.
 pub fn same_items(old: &Model, new: &Model) -> Same {
-    let map = map_type();
+    let (map, raw) = holders(&settings()).expect("the repository's settings are valid");
     same_of(
-        &types::item_texts(old, &map, RAW),
-        &types::item_texts(new, &map, RAW),
+        &types::item_texts(old, &map, raw),
+        &types::item_texts(new, &map, raw),
     )
 }
 
@@ -120,8 +132,6 @@ pub struct Plan {
     versions: Vec<String>,
     /// Each version's items as emitted (same order).
     texts: Vec<Texts>,
-    /// What each pair of consecutive versions defines identically.
-    same: Vec<Same>,
     /// Module names of the versions, in order.
     modules: Vec<String>,
     /// Per version (same order), what another module defines.
@@ -136,11 +146,22 @@ impl Plan {
         &self.located[index]
     }
 
-    /// What the consecutive versions `old` and `new` define identically, if they are
-    /// consecutive versions of the plan.
-    pub fn same(&self, old: &str, new: &str) -> Option<&Same> {
-        let at = self.versions.iter().position(|v| v == old)?;
-        (self.versions.get(at + 1)? == new).then(|| &self.same[at])
+    /// The items that are one Rust type in the versions `old` and `new` (both versions of
+    /// the plan): those a module of `shared/` defines for both. `None` if either is not a
+    /// version of the plan.
+    pub fn one_type(&self, old: &str, new: &str) -> Option<Same> {
+        let at = |v: &str| self.versions.iter().position(|x| x == v);
+        let (a, b) = (&self.located[at(old)?], &self.located[at(new)?]);
+        let both = |x: &BTreeMap<String, String>, y: &BTreeMap<String, String>| {
+            x.iter()
+                .filter(|(name, module)| y.get(*name) == Some(*module))
+                .map(|(name, _)| name.clone())
+                .collect()
+        };
+        Some(Same {
+            types: both(&a.types, &b.types),
+            consts: both(&a.consts, &b.consts),
+        })
     }
 }
 
@@ -152,10 +173,10 @@ fn span_module(modules: &[String], first: usize, last: usize) -> String {
 /// The sharing of `models` (distinct versions, in date order: each shares only with its
 /// neighbours).
 pub fn plan(models: &[&Model]) -> Plan {
-    let map = map_type();
+    let (map, raw) = holders(&settings()).expect("the repository's settings are valid");
     let texts: Vec<Texts> = models
         .iter()
-        .map(|m| types::item_texts(m, &map, RAW))
+        .map(|m| types::item_texts(m, &map, raw))
         .collect();
     let same: Vec<Same> = texts
         .windows(2)
@@ -204,7 +225,6 @@ pub fn plan(models: &[&Model]) -> Plan {
     Plan {
         versions: models.iter().map(|m| m.version.clone()).collect(),
         texts,
-        same,
         modules,
         located,
         spans,
@@ -228,7 +248,8 @@ pub fn emit_shared(
     models: &[&Model],
     sources: &[&str],
 ) -> Result<Vec<(String, String)>, Error> {
-    let map = map_type();
+    let settings = settings();
+    let (map, raw) = holders(&settings)?;
     let header = |first: usize, last: usize| {
         let from: Vec<String> = (first..=last)
             .map(|i| format!("//   {} (sha256 {})\n", sources[i], models[i].schema_sha256))
@@ -296,12 +317,18 @@ pub fn emit_shared(
             unlink: &unlink,
             doc: &doc,
         };
-        let tokens = types::shared_tokens(&models[first..=last], &map, RAW, &module);
+        let tokens = types::shared_tokens(&models[first..=last], &map, raw, &module);
         let name = format!("{}_to_{}", plan.modules[first], plan.modules[last]);
         let what = format!("shared module {name}");
+        // The passes every version module goes through (emit_module).
+        let mut file = rust::parse(
+            crate::settings::reroot_tokens(tokens, &settings.runtime),
+            &what,
+        )?;
+        crate::settings::json_schema(&mut file, settings.json_schema);
         files.push((
             format!("{name}.rs"),
-            header(first, last) + &rust::pretty(tokens, &what)?,
+            header(first, last) + &rust::pretty_file(&file),
         ));
         let features = (first..=last).map(|i| plan.modules[i].as_str());
         let ident = rust::ident(&name);

@@ -90,8 +90,9 @@ pub(super) fn module_tokens(
         module_doc.push(String::new());
         module_doc.push(format!(
             "{} of them are defined identically by a neighbouring version too (the same \
-             fields, wire names, decoding rules and docs): each is one Rust type for all \
-             those versions, so a value of one is a value of the other and a program that \
+             fields, wire names, decoding rules and derives; their docs hold each \
+             version's text where it differs): each is one Rust type for all those \
+             versions, so a value of one is a value of the other and a program that \
              serves them all compiles it once.",
             shared.types.len()
         ));
@@ -173,7 +174,7 @@ pub(super) fn item_texts(
         .map(|t| {
             let tokens = em.type_def(t);
             let mut item = ItemText {
-                skeleton: without_docs(tokens.clone()).to_string(),
+                skeleton: structure(without_docs(tokens.clone())),
                 types: BTreeSet::new(),
                 linked: BTreeSet::new(),
                 consts: BTreeSet::new(),
@@ -237,6 +238,31 @@ fn named(tokens: TokenStream, names: &BTreeSet<&str>, item: &mut ItemText) {
             }
         }
     }
+}
+
+/// `tokens` as text with every group's delimiters spelled (an invisible group too), so that
+/// two streams of the same text have the same trees: what [`merge_docs`] walks in step.
+fn structure(tokens: TokenStream) -> String {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut out = String::new();
+    for tree in tokens {
+        match tree {
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::None => ("\u{2}", "\u{3}"),
+                };
+                out.push_str(open);
+                out.push_str(&structure(g.stream()));
+                out.push_str(close);
+            }
+            other => out.push_str(&other.to_string()),
+        }
+        out.push(' ');
+    }
+    out
 }
 
 /// `tokens` without their doc attributes (`#[doc = "..."]`), at every depth.
@@ -327,13 +353,14 @@ fn merge_docs(versions: &[(&str, TokenStream)], unlink: &BTreeSet<String>) -> To
         };
         out.push(match first {
             TokenTree::Group(g) => {
+                // The versions' trees are alike but for docs (`structure` of `without_docs`).
                 let inner: Vec<(&str, TokenStream)> = versions
                     .iter()
                     .zip(&trees)
                     .zip(&at)
-                    .map(|(((v, _), t), i)| match &t[*i] {
-                        TokenTree::Group(g) => (*v, g.stream()),
-                        _ => (*v, TokenStream::new()),
+                    .map(|(((v, _), t), i)| match t.get(*i) {
+                        Some(TokenTree::Group(g)) => (*v, g.stream()),
+                        _ => unreachable!("versions alike but for docs have the same trees"),
                     })
                     .collect();
                 let mut merged = Group::new(g.delimiter(), merge_docs(&inner, unlink));
@@ -358,61 +385,105 @@ fn unlinked(line: &str, names: &BTreeSet<String>) -> String {
             .replace(&format!("[`{name}`]("), "\u{0}")
             .replace(&format!("[`{name}`]"), &format!("`{name}`"))
             .replace('\u{0}', &format!("[`{name}`]("));
-        // `[text](Name)`: the text alone.
+        // `[text](Name)`: the text alone (its brackets matched, escaped ones skipped).
         let target = format!("]({name})");
-        while let Some(end) = out.find(&target) {
-            let Some(start) = out[..end].rfind('[') else {
-                break;
-            };
-            let text = out[start + 1..end].to_string();
-            out.replace_range(start..end + target.len(), &text);
+        let mut from = 0;
+        while let Some(found) = out[from..].find(&target) {
+            let end = from + found;
+            match opening_bracket(&out[..end]) {
+                Some(start) => {
+                    let text = out[start + 1..end].to_string();
+                    out.replace_range(start..end + target.len(), &text);
+                    from = start + text.len();
+                }
+                None => from = end + target.len(),
+            }
         }
     }
     out
 }
 
+/// Where the `[` is that the `]` right after `text` closes: brackets in between balanced,
+/// escaped ones (`\[`) not counted.
+fn opening_bracket(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    for at in (0..bytes.len()).rev() {
+        let escaped = at > 0 && bytes[at - 1] == b'\\';
+        match bytes[at] {
+            b']' if !escaped => depth += 1,
+            b'[' if !escaped => {
+                if depth == 0 {
+                    return Some(at);
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The doc lines of one place as `versions` (oldest first) write them (`runs`, the same
-/// order): see [`merge_docs`].
+/// order): see [`merge_docs`]. Only the text before the first section (`# Decoding`,
+/// `# Examples`: what the generator writes from the code, and upstream's examples) is
+/// compared and quoted, without the generator's note of where an anonymous schema sits
+/// (its pointer differs between dialects).
 fn merged_run(versions: &[&str], runs: &[Vec<String>]) -> Vec<String> {
     let newest = runs.last().cloned().unwrap_or_default();
     if runs.iter().all(|r| *r == newest) {
         return newest;
     }
+    let (newest_text, sections) = split_sections(&newest);
+    let said = |text: &[String]| -> Vec<String> {
+        let mut said: Vec<String> = text
+            .iter()
+            .filter(|l| !l.trim_start().starts_with(ANONYMOUS))
+            .cloned()
+            .collect();
+        while said.last().is_some_and(|l| l.trim().is_empty()) {
+            said.pop();
+        }
+        said
+    };
+    let newest_said = said(newest_text);
     // Older texts, each once, with the versions that write it.
-    let mut older: Vec<(Vec<&str>, &Vec<String>)> = Vec::new();
+    let mut older: Vec<(Vec<&str>, Vec<String>)> = Vec::new();
     for (version, run) in versions.iter().zip(runs).take(runs.len() - 1) {
-        if run.is_empty() || newest.starts_with(run) {
+        let text = said(split_sections(run).0);
+        if text.is_empty() || newest_said.starts_with(&text) {
             continue;
         }
-        match older.iter_mut().find(|(_, text)| *text == run) {
+        match older.iter_mut().find(|(_, t)| *t == text) {
             Some((labels, _)) => labels.push(version),
-            None => older.push((vec![version], run)),
+            None => older.push((vec![version], text)),
         }
     }
     if older.is_empty() {
         return newest;
     }
-    // Before the newest text's first section (its examples, its decoding rules).
-    let split = newest
-        .iter()
-        .position(|l| l.trim_start().starts_with("# "))
-        .unwrap_or(newest.len());
-    let mut out: Vec<String> = newest[..split].to_vec();
+    let mut out: Vec<String> = newest_text.to_vec();
+    // "As `a` documents it", "As `a` and `b` document it", "As `a`, `b` and `c` ...".
     let labels = |vs: &[&str]| {
-        vs.iter()
-            .map(|v| format!("`{v}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        let named: Vec<String> = vs.iter().map(|v| format!("`{v}`")).collect();
+        let (last, rest) = named.split_last().expect("an older text has its versions");
+        if rest.is_empty() {
+            format!("{last} documents")
+        } else {
+            format!("{} and {last} document", rest.join(", "))
+        }
     };
     let newest_label = versions.last().copied().unwrap_or_default();
+    let newest_says = if newest_said.is_empty() {
+        format!("`{newest_label}` has no text here")
+    } else {
+        format!("the text above is `{newest_label}`'s")
+    };
     for (vs, text) in older {
         if out.last().is_some_and(|l| !l.trim().is_empty()) {
             out.push(" ".to_string());
         }
-        out.push(format!(
-            " As {} documents it (the text above is `{newest_label}`'s):",
-            labels(&vs)
-        ));
+        out.push(format!(" As {} it ({newest_says}):", labels(&vs)));
         out.push(" ".to_string());
         out.extend(text.iter().map(|l| {
             let l = l.strip_prefix(' ').unwrap_or(l);
@@ -423,11 +494,30 @@ fn merged_run(versions: &[&str], runs: &[Vec<String>]) -> Vec<String> {
             }
         }));
     }
-    if split < newest.len() {
+    if !sections.is_empty() {
         out.push(" ".to_string());
-        out.extend(newest[split..].iter().cloned());
+        out.extend(sections.iter().cloned());
     }
     out
+}
+
+/// How the generator's note of an anonymous schema's place starts (`type_def`).
+const ANONYMOUS: &str = "Anonymous in the schema at ";
+
+/// Doc lines split before their first section heading (`# ...`) outside a code fence.
+fn split_sections(lines: &[String]) -> (&[String], &[String]) {
+    let mut fenced = false;
+    let at = lines
+        .iter()
+        .position(|l| {
+            let t = l.trim_start();
+            if t.starts_with("```") {
+                fenced = !fenced;
+            }
+            !fenced && t.starts_with("# ")
+        })
+        .unwrap_or(lines.len());
+    lines.split_at(at)
 }
 
 /// One const marker's definition.
@@ -654,7 +744,7 @@ impl Emitter<'_> {
             if !doc.is_empty() {
                 doc.push(String::new());
             }
-            doc.push(format!("Anonymous in the schema at `{p}`."));
+            doc.push(format!("{ANONYMOUS}`{p}`."));
         }
         if let Origin::Results(method) = &t.origin {
             doc.push(format!(
