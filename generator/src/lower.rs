@@ -125,6 +125,80 @@ fn union_arms(map: &Map<String, Value>, at: &str) -> Option<Vec<Arm>> {
     })
 }
 
+/// An `allOf` with one union part (`allOf: [A, anyOf: [B, C]]`, as the tasks extension
+/// writes a result whose shape depends on a status) as the union of its arms each with the
+/// other parts (`anyOf: [allOf: [A, B], allOf: [A, C]]`), which is the same set of values;
+/// each arm keeps the pointer of the arm it comes from. `None` when the `allOf` has no
+/// union part, or more than one (not distributed: refused as before).
+fn distributed_all_of(map: &Map<String, Value>, at: &str) -> Option<Vec<Arm>> {
+    // The parts, nested `allOf`s (without a `$ref` of their own) flattened.
+    fn flatten(parts: &[Value], at: &str, out: &mut Vec<(Value, String)>) {
+        for (i, part) in parts.iter().enumerate() {
+            let here = format!("{at}/allOf/{i}");
+            match part.as_object() {
+                Some(m) if !m.contains_key("$ref") => match m.get("allOf") {
+                    Some(Value::Array(inner)) => {
+                        let mut rest = m.clone();
+                        rest.remove("allOf");
+                        flatten(inner, &here, out);
+                        if !rest.is_empty() {
+                            out.push((Value::Object(rest), here));
+                        }
+                    }
+                    _ => out.push((part.clone(), here)),
+                },
+                _ => out.push((part.clone(), here)),
+            }
+        }
+    }
+    let Some(Value::Array(top)) = map.get("allOf") else {
+        return None;
+    };
+    let mut parts = Vec::new();
+    flatten(top, at, &mut parts);
+    let unions: Vec<usize> = parts
+        .iter()
+        .enumerate()
+        .filter(|(_, (p, _))| {
+            p.as_object()
+                .is_some_and(|m| UNION_KEYWORDS.iter().any(|k| m.contains_key(*k)))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let [union] = unions.as_slice() else {
+        return None;
+    };
+    let (union_schema, union_at) = &parts[*union];
+    let arms = union_arms(union_schema.as_object()?, union_at)?;
+    // The other parts, and what the schema says beside its `allOf` (but its description,
+    // which the union carries).
+    let mut rest = map.clone();
+    rest.remove("allOf");
+    rest.remove("description");
+    let mut others: Vec<Value> = parts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i != union)
+        .map(|(_, (p, _))| p.clone())
+        .collect();
+    if !rest.is_empty() {
+        others.push(Value::Object(rest));
+    }
+    Some(
+        arms.into_iter()
+            .map(|arm| {
+                let mut all = others.clone();
+                all.push(arm.schema);
+                Arm {
+                    schema: serde_json::json!({ "allOf": all }),
+                    index: arm.index,
+                    at: arm.at,
+                }
+            })
+            .collect(),
+    )
+}
+
 /// The arms of a `type` list (`["string", "integer"]`), one `{"type": t}` per name.
 fn type_arms(types: &[String], at: &str) -> Vec<Arm> {
     types
@@ -158,6 +232,8 @@ fn canonical_key(schema: &Value) -> String {
     let mut s = schema.clone();
     if let Value::Object(m) = &mut s {
         m.remove("description");
+        // The dialect a definition may name (the tasks extension names it in each one).
+        m.remove("$schema");
     }
     s.to_string()
 }
@@ -259,6 +335,9 @@ impl Lowerer<'_> {
                 target: self.def_ref(&target),
                 newtype: false,
             });
+        }
+        if let Some(arms) = distributed_all_of(map, at) {
+            return self.lower_arms(&arms, name, at);
         }
         if map.contains_key("allOf") {
             let merged = self.merge_all_of(map, at)?;
@@ -410,8 +489,10 @@ impl Lowerer<'_> {
         }
         if is_structured(schema) {
             if let Some(Some(def)) = self.canonical.get(&canonical_key(schema)) {
-                // An anonymous copy of a definition refers to it (not the definition itself).
-                if self.def_names[def] != name {
+                // An anonymous copy of a definition refers to it (not the definition itself,
+                // told by its place: a copy may be given the definition's own name, as the
+                // tasks extension's inlined `params` are).
+                if self.doc.def_pointer(def) != at {
                     return Ok((self.def_ref(&def.clone()), false));
                 }
             }
