@@ -86,6 +86,7 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
 
 fn is_structured(schema: &Value) -> bool {
     schema.get("properties").is_some()
+        || schema.get("allOf").is_some()
         || has_union(schema)
         || schema.get("items").is_some_and(has_union)
 }
@@ -1572,6 +1573,22 @@ fn merge_property(a: &Value, b: &Value) -> Option<Value> {
             .iter()
             .any(|k| m.contains_key(*k))
     };
+    // An object that allows any members (a JSON-RPC envelope's `params`) adds nothing to
+    // a `$ref` or a combination of objects beside it: the other alone.
+    let any_object = |m: &Map<String, Value>| {
+        m.get("type").is_some_and(|t| t == "object")
+            && m.iter().all(|(k, v)| match k.as_str() {
+                "type" | "description" => true,
+                "additionalProperties" => *v == Value::Bool(true) || *v == serde_json::json!({}),
+                _ => false,
+            })
+    };
+    if any_object(a) && composite(b) {
+        return Some(Value::Object(b.clone()));
+    }
+    if any_object(b) && composite(a) {
+        return Some(Value::Object(a.clone()));
+    }
     if composite(a) || composite(b) {
         return Some(serde_json::json!({ "allOf": [a, b] }));
     }
