@@ -1,0 +1,75 @@
+//! The official extensions' schemas (`schema/ext/`, written unlike the core files: the
+//! tasks extension by a Zod converter, with `allOf` over core definitions, unions inside
+//! `allOf`, copies of definitions inlined, a `$schema` in every definition) generate, and
+//! their Rust builds with warnings denied.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use mcp_codegen::seed;
+use mcp_codegen::settings::{Layout, Settings};
+
+fn workspace() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn the_extensions_generate_and_build() {
+    let root = workspace();
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("extensions-compile");
+    let src = scratch.join("src");
+    let mut lib = String::from("//! Scratch crate of `generator/tests/extensions.rs`.\n");
+    let mut report = Vec::new();
+    for (module, path) in [
+        ("tasks", "schema/ext/tasks/draft/schema.json"),
+        ("server_card", "schema/ext/server-card/schema.json"),
+    ] {
+        let input = seed::input_from_file(&root.join(path)).unwrap();
+        let settings = Settings {
+            command: "cargo test -p mcp-codegen --test extensions".into(),
+            module: Some(module.into()),
+            layout: Layout::File,
+            ..Default::default()
+        };
+        let seeded = seed::seed(&input, &settings).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let (_, text) = &seeded.files[0];
+        let items = text
+            .lines()
+            .filter(|l| {
+                ["pub struct ", "pub enum ", "pub type "]
+                    .iter()
+                    .any(|p| l.trim_start().starts_with(p))
+            })
+            .count();
+        report.push(format!("{path}: {items} items"));
+        write_if_changed(&src.join(format!("{module}.rs")), text);
+        lib.push_str(&format!("include!(\"{module}.rs\");\n"));
+    }
+    println!("{}", report.join("\n"));
+    // The tasks extension's result of `tasks/get` is a union of the task's shapes, tagged
+    // by `status`, each with what every result holds.
+    let tasks = std::fs::read_to_string(src.join("tasks.rs")).unwrap();
+    assert!(
+        tasks.contains("pub enum GetTaskResult {"),
+        "no GetTaskResult union"
+    );
+    assert!(
+        tasks.contains("The `status` property picks the arm"),
+        "GetTaskResult is not tagged by status"
+    );
+    write_if_changed(&src.join("lib.rs"), &lib);
+    let out = scratch_crate(
+        &root,
+        &scratch,
+        "extensions-compile",
+        &["build"],
+        "RUSTFLAGS",
+    );
+    assert!(
+        out.status.success(),
+        "the extensions' Rust does not build:\n{}",
+        first_errors(&String::from_utf8_lossy(&out.stderr), 60)
+    );
+}
