@@ -339,6 +339,18 @@ pub fn fold_annotations(
             _ => {}
         }
     }
+    // A union whose every arm accepts anything (`anyOf: [{}, {}]`, as a converter writes
+    // what it could not convert) accepts anything: it is `{}`, which is what it means.
+    for keyword in ["anyOf", "oneOf"] {
+        let anything = |arm: &Value| {
+            arm.as_bool() == Some(true) || arm.as_object().is_some_and(|o| o.is_empty())
+        };
+        if let Some(Value::Array(arms)) = map.get(keyword) {
+            if !arms.is_empty() && arms.iter().all(anything) {
+                map.remove(keyword);
+            }
+        }
+    }
     Ok(())
 }
 

@@ -385,6 +385,11 @@ impl Lowerer<'_> {
                     newtype: false,
                 })
             }
+            // A definition that accepts anything (`{}`, perhaps with its description).
+            [] if map.keys().all(|k| k == "description") => Ok(Kind::Alias {
+                target: TypeRef::Any,
+                newtype: false,
+            }),
             [] => Err(self.err(
                 at,
                 "a definition needs `type`, `$ref`, `anyOf`, `allOf` or `enum`",

@@ -67,6 +67,9 @@ pub struct Lock {
     pub comment: String,
     /// One entry per version, oldest first, `draft` last.
     pub versions: Vec<LockEntry>,
+    /// One entry per official extension (`schema/ext/`), its name in `version` (`tasks`,
+    /// `server-card`; the key `extension` in the file).
+    pub extensions: Vec<LockEntry>,
 }
 
 /// One version's entry in the lock.
@@ -105,36 +108,23 @@ impl Lock {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let entries = value
-            .get("versions")
-            .and_then(Value::as_array)
-            .ok_or_else(|| format!("{LOCK}: `versions` must be an array"))?;
-        let mut versions = Vec::new();
-        for (i, e) in entries.iter().enumerate() {
-            let text = |k: &str| e.get(k).and_then(Value::as_str).map(str::to_string);
-            let need = |k: &str| {
-                text(k).ok_or_else(|| format!("{LOCK}: /versions/{i} has no string `{k}`"))
+        let entries = |list: &str, name: &str, required: bool| -> Result<Vec<LockEntry>, String> {
+            let entries = match value.get(list) {
+                Some(Value::Array(entries)) => entries.as_slice(),
+                None if !required => &[],
+                _ => return Err(format!("{LOCK}: `{list}` must be an array")),
             };
-            let (ts, ts_sha256) = (text("ts"), text("ts_sha256"));
-            if ts.is_some() != ts_sha256.is_some() {
-                return Err(format!(
-                    "{LOCK}: /versions/{i} needs both `ts` and `ts_sha256`, or neither"
-                ));
-            }
-            versions.push(LockEntry {
-                version: need("version")?,
-                repository: need("repository")?,
-                reference: need("ref")?,
-                ref_date: need("ref_date")?,
-                path: need("path")?,
-                sha256: need("sha256")?,
-                examples: text("examples"),
-                examples_sha256: text("examples_sha256"),
-                ts,
-                ts_sha256,
-            });
-        }
-        Ok(Lock { comment, versions })
+            entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| parse_entry(e, &format!("/{list}/{i}"), name))
+                .collect()
+        };
+        Ok(Lock {
+            comment,
+            versions: entries("versions", "version", true)?,
+            extensions: entries("extensions", "extension", false)?,
+        })
     }
 
     /// The lock as JSON text, keys in a fixed order, ending in a newline.
@@ -144,37 +134,10 @@ impl Lock {
             "{{\n  \"_comment\": {},\n  \"versions\": [\n",
             q(&self.comment)
         );
-        for (i, e) in self.versions.iter().enumerate() {
-            let mut fields = vec![
-                ("version", &e.version),
-                ("repository", &e.repository),
-                ("ref", &e.reference),
-                ("ref_date", &e.ref_date),
-                ("path", &e.path),
-            ];
-            if let Some(x) = &e.examples {
-                fields.push(("examples", x));
-            }
-            if let Some(x) = &e.examples_sha256 {
-                fields.push(("examples_sha256", x));
-            }
-            if let Some(x) = &e.ts {
-                fields.push(("ts", x));
-            }
-            if let Some(x) = &e.ts_sha256 {
-                fields.push(("ts_sha256", x));
-            }
-            fields.push(("sha256", &e.sha256));
-            let body: Vec<String> = fields
-                .iter()
-                .map(|(k, v)| format!("      \"{k}\": {}", q(v)))
-                .collect();
-            out.push_str(&format!("    {{\n{}\n    }}", body.join(",\n")));
-            out.push_str(if i + 1 < self.versions.len() {
-                ",\n"
-            } else {
-                "\n"
-            });
+        render_entries(&mut out, &self.versions, "version");
+        if !self.extensions.is_empty() {
+            out.push_str("  ],\n  \"extensions\": [\n");
+            render_entries(&mut out, &self.extensions, "extension");
         }
         out.push_str("  ]\n}\n");
         out
@@ -183,6 +146,63 @@ impl Lock {
     /// The entry of a version.
     pub fn get(&self, version: &str) -> Option<&LockEntry> {
         self.versions.iter().find(|e| e.version == version)
+    }
+}
+
+/// One entry of the lock at `at` (`/versions/0`), its name under the key `name`.
+fn parse_entry(e: &Value, at: &str, name: &str) -> Result<LockEntry, String> {
+    let text = |k: &str| e.get(k).and_then(Value::as_str).map(str::to_string);
+    let need = |k: &str| text(k).ok_or_else(|| format!("{LOCK}: {at} has no string `{k}`"));
+    let (ts, ts_sha256) = (text("ts"), text("ts_sha256"));
+    if ts.is_some() != ts_sha256.is_some() {
+        return Err(format!(
+            "{LOCK}: {at} needs both `ts` and `ts_sha256`, or neither"
+        ));
+    }
+    Ok(LockEntry {
+        version: need(name)?,
+        repository: need("repository")?,
+        reference: need("ref")?,
+        ref_date: need("ref_date")?,
+        path: need("path")?,
+        sha256: need("sha256")?,
+        examples: text("examples"),
+        examples_sha256: text("examples_sha256"),
+        ts,
+        ts_sha256,
+    })
+}
+
+/// `entries` as the lock writes them, each name under the key `name`.
+fn render_entries(out: &mut String, entries: &[LockEntry], name: &str) {
+    let q = |s: &str| Value::String(s.to_string()).to_string();
+    for (i, e) in entries.iter().enumerate() {
+        let mut fields = vec![
+            (name, &e.version),
+            ("repository", &e.repository),
+            ("ref", &e.reference),
+            ("ref_date", &e.ref_date),
+            ("path", &e.path),
+        ];
+        if let Some(x) = &e.examples {
+            fields.push(("examples", x));
+        }
+        if let Some(x) = &e.examples_sha256 {
+            fields.push(("examples_sha256", x));
+        }
+        if let Some(x) = &e.ts {
+            fields.push(("ts", x));
+        }
+        if let Some(x) = &e.ts_sha256 {
+            fields.push(("ts_sha256", x));
+        }
+        fields.push(("sha256", &e.sha256));
+        let body: Vec<String> = fields
+            .iter()
+            .map(|(k, v)| format!("      \"{k}\": {}", q(v)))
+            .collect();
+        out.push_str(&format!("    {{\n{}\n    }}", body.join(",\n")));
+        out.push_str(if i + 1 < entries.len() { ",\n" } else { "\n" });
     }
 }
 
@@ -241,10 +261,20 @@ fn read_examples(
 /// refusing any file whose sha256 differs from the lock (or an examples folder that differs
 /// from its locked digest) and saying which file changed and how to accept it.
 pub fn inputs(root: &Path) -> Result<Vec<Input>, String> {
-    let lock = read_lock(root)?;
+    locked_inputs(root, &read_lock(root)?.versions)
+}
+
+/// [`inputs`] for the official extensions of the lock (`schema/ext/`), each named after
+/// its extension (`tasks`, `server-card`).
+pub fn extension_inputs(root: &Path) -> Result<Vec<Input>, String> {
+    locked_inputs(root, &read_lock(root)?.extensions)
+}
+
+/// The inputs of `entries`, each file checked against the lock.
+fn locked_inputs(root: &Path, entries: &[LockEntry]) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
     let mut changed = Vec::new();
-    for entry in &lock.versions {
+    for entry in entries {
         let text = read_locked(&entry.path, &entry.sha256, root, &mut changed)?;
         let ts = match (&entry.ts, &entry.ts_sha256) {
             (Some(path), Some(locked)) => Some(read_locked(path, locked, root, &mut changed)?),

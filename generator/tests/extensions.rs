@@ -22,14 +22,16 @@ fn the_extensions_generate_and_build() {
     let src = scratch.join("src");
     let mut lib = String::from("//! Scratch crate of `generator/tests/extensions.rs`.\n");
     let mut report = Vec::new();
-    for (module, path) in [
-        ("tasks", "schema/ext/tasks/draft/schema.json"),
-        ("server_card", "schema/ext/server-card/schema.json"),
-    ] {
-        let input = seed::input_from_file(&root.join(path)).unwrap();
+    // Read as locked: a file that differs from `schema/lock.json` is refused.
+    let inputs = mcp_codegen::workspace::extension_inputs(&root).unwrap();
+    let names: Vec<&str> = inputs.iter().map(|i| i.version.as_str()).collect();
+    assert_eq!(names, ["tasks", "server-card"]);
+    for input in inputs {
+        let module = mcp_codegen::emit::module_name(&input.version);
+        let path = input.path.clone();
         let settings = Settings {
             command: "cargo test -p mcp-codegen --test extensions".into(),
-            module: Some(module.into()),
+            module: Some(module.clone()),
             layout: Layout::File,
             ..Default::default()
         };

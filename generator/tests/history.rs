@@ -323,3 +323,66 @@ fn sampled_draft_revisions_compile() {
         took
     );
 }
+
+/// Every revision of every official extension's schema (`ext/<extension>/history/`,
+/// beside the core history: `MCP_SPEC_HISTORY/../ext`) generates, and the newest one is
+/// the file vendored in `schema/ext/`.
+#[test]
+#[ignore = "needs the upstream history corpus: set MCP_SPEC_HISTORY"]
+fn every_extension_revision_generates() {
+    let ext = corpus().join("../ext");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let lock = mcp_codegen::workspace::read_lock(&root).unwrap();
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    let mut seen = 0;
+    for entry in &lock.extensions {
+        let dir = ext.join(&entry.version).join("history");
+        let Ok(listing) = fs::read_dir(&dir) else {
+            // An extension without published revisions (the server card) has no folder.
+            report.push(format!(
+                "{}: no history at {}",
+                entry.version,
+                dir.display()
+            ));
+            continue;
+        };
+        let mut files: Vec<PathBuf> = listing
+            .flatten()
+            .map(|f| f.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        for file in &files {
+            let input = Input {
+                version: entry.version.clone(),
+                path: file.display().to_string(),
+                text: fs::read_to_string(file).unwrap(),
+                ..Default::default()
+            };
+            match generate(&[input]) {
+                Ok(out) => report.push(format!(
+                    "{}: {} types",
+                    file.display(),
+                    out.models[0].types.len()
+                )),
+                Err(e) => failures.push(e.to_string()),
+            }
+            seen += 1;
+        }
+        let newest = files.last().expect("a history folder holds revisions");
+        assert_eq!(
+            fs::read(newest).unwrap(),
+            fs::read(root.join(&entry.path)).unwrap(),
+            "the newest revision of {} is not the vendored {}",
+            entry.version,
+            entry.path
+        );
+    }
+    println!("{}", report.join("\n"));
+    assert!(
+        seen >= 3,
+        "expected the tasks extension's revisions, found {seen}"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

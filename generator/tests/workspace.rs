@@ -270,3 +270,43 @@ fn ts_keys_round_trip_in_a_fixed_place() {
         );
     }
 }
+
+/// The official extensions have entries of their own (`extensions`, each named by
+/// `extension`): they round-trip, and a file that differs from its entry is refused by
+/// `extension_inputs` as a version's is by `inputs`.
+#[test]
+fn extension_entries_round_trip_and_are_enforced() {
+    let root = scratch("ext-lock", GOOD, None);
+    fs::create_dir_all(root.join("schema/ext/tasks")).unwrap();
+    fs::write(root.join("schema/ext/tasks/schema.json"), GOOD).unwrap();
+    let mut lock = workspace::read_lock(&root).unwrap();
+    assert!(lock.extensions.is_empty());
+    let mut entry = lock.versions[0].clone();
+    entry.version = "tasks".into();
+    entry.repository = "modelcontextprotocol/ext-tasks".into();
+    entry.path = "schema/ext/tasks/schema.json".into();
+    lock.extensions.push(entry);
+    let text = lock.render();
+    assert!(
+        text.contains("  \"extensions\": [\n    {\n      \"extension\": \"tasks\",\n"),
+        "{text}"
+    );
+    assert_eq!(workspace::Lock::parse(&text).unwrap(), lock);
+    fs::write(root.join(workspace::LOCK), &text).unwrap();
+    let inputs = workspace::extension_inputs(&root).unwrap();
+    assert_eq!(inputs.len(), 1);
+    assert_eq!(inputs[0].version, "tasks");
+    // The versions read as before, without the extension.
+    assert_eq!(workspace::inputs(&root).unwrap().len(), 1);
+    fs::write(
+        root.join("schema/ext/tasks/schema.json"),
+        format!("{GOOD} "),
+    )
+    .unwrap();
+    let err = workspace::extension_inputs(&root).unwrap_err();
+    assert!(
+        err.contains("schema/ext/tasks/schema.json: locked sha256"),
+        "{err}"
+    );
+    fs::remove_dir_all(&root).unwrap();
+}

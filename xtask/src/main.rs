@@ -59,7 +59,8 @@ enum Command {
         check: bool,
     },
     /// Accept the vendored schema files as they are: record the sha256 of each `schema.json`
-    /// (and `schema.ts`, when vendored) and the digest of its examples in `schema/lock.json`.
+    /// (and `schema.ts`, when vendored) and the digest of its examples in `schema/lock.json`,
+    /// for each version and each official extension (`schema/ext/`).
     Lock,
     /// Download schemas (with `schema.ts` and examples) from upstream into `schema/`, update the lock, and
     /// print what changed. Nothing is written unless every file arrives whole and valid.
@@ -147,7 +148,12 @@ fn workspace_root() -> PathBuf {
 
 fn lock(root: &Path) -> Result<ExitCode, String> {
     let mut lock = workspace::read_lock(root)?;
-    for entry in &mut lock.versions {
+    let workspace::Lock {
+        versions,
+        extensions,
+        ..
+    } = &mut lock;
+    for entry in versions.iter_mut().chain(extensions.iter_mut()) {
         let path = &entry.path;
         let bytes = fs::read(root.join(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
         let sha = sha256_hex(&bytes);
@@ -162,7 +168,13 @@ fn lock(root: &Path) -> Result<ExitCode, String> {
                 entry.examples_sha256 = Some(digest);
             }
         }
+        // A version's `schema.ts` sits beside its schema; an extension's is where its
+        // entry says.
         let ts = format!("schema/{}/schema.ts", entry.version);
+        let ts = match (&entry.ts, lock_extension(&entry.path)) {
+            (Some(path), true) => path.clone(),
+            _ => ts,
+        };
         let ts_sha = match fs::read(root.join(&ts)) {
             Ok(bytes) => Some(sha256_hex(&bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -179,6 +191,11 @@ fn lock(root: &Path) -> Result<ExitCode, String> {
     }
     workspace::write_atomic(&root.join(LOCK), lock.render().as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a locked path is an extension's (`schema/ext/...`).
+fn lock_extension(path: &str) -> bool {
+    path.starts_with("schema/ext/")
 }
 
 fn codegen(root: &Path, check: bool) -> Result<ExitCode, String> {
