@@ -339,17 +339,22 @@ pub fn fold_annotations(
             _ => {}
         }
     }
-    // A union whose every arm accepts anything (`anyOf: [{}, {}]`, as a converter writes
-    // what it could not convert) accepts anything: it is `{}`, which is what it means.
-    for keyword in ["anyOf", "oneOf"] {
-        let anything = |arm: &Value| {
-            arm.as_bool() == Some(true) || arm.as_object().is_some_and(|o| o.is_empty())
-        };
-        if let Some(Value::Array(arms)) = map.get(keyword) {
-            if !arms.is_empty() && arms.iter().all(anything) {
-                map.remove(keyword);
-            }
-        }
+    // An `anyOf` whose every arm accepts anything (`anyOf: [{}, {}]`, as a converter writes
+    // what it could not convert) accepts anything: it is `{}`, which is what it means. (A
+    // `oneOf` of two such arms accepts nothing, every value fitting both: it stays, and is
+    // refused.)
+    let anything =
+        |arm: &Value| arm.as_bool() == Some(true) || arm.as_object().is_some_and(|o| o.is_empty());
+    let all_anything = |arms: Option<&Value>, at_most: usize| {
+        arms.and_then(Value::as_array).is_some_and(|arms| {
+            !arms.is_empty() && arms.len() <= at_most && arms.iter().all(anything)
+        })
+    };
+    if all_anything(map.get("anyOf"), usize::MAX) {
+        map.remove("anyOf");
+    }
+    if all_anything(map.get("oneOf"), 1) {
+        map.remove("oneOf");
     }
     Ok(())
 }

@@ -129,7 +129,8 @@ fn union_arms(map: &Map<String, Value>, at: &str) -> Option<Vec<Arm>> {
 /// An `allOf` with one union part (`allOf: [A, anyOf: [B, C]]`, as the tasks extension
 /// writes a result whose shape depends on a status) as the union of its arms each with the
 /// other parts (`anyOf: [allOf: [A, B], allOf: [A, C]]`), which is the same set of values;
-/// each arm keeps the pointer of the arm it comes from. `None` when the `allOf` has no
+/// each arm keeps the pointer and the description of the arm it comes from (an error
+/// inside a merged arm points at that arm). `None` when the `allOf` has no
 /// union part, or more than one (not distributed: refused as before).
 fn distributed_all_of(map: &Map<String, Value>, at: &str) -> Option<Vec<Arm>> {
     // The parts, nested `allOf`s (without a `$ref` of their own) flattened.
@@ -170,7 +171,13 @@ fn distributed_all_of(map: &Map<String, Value>, at: &str) -> Option<Vec<Arm>> {
         return None;
     };
     let (union_schema, union_at) = &parts[*union];
-    let arms = union_arms(union_schema.as_object()?, union_at)?;
+    let union_map = union_schema.as_object()?;
+    let arms = union_arms(union_map, union_at)?;
+    // What the union part says beside its union (a `$ref`, properties) holds for every arm.
+    let mut beside = union_map.clone();
+    for k in UNION_KEYWORDS.iter().chain(&["description"]) {
+        beside.remove(*k);
+    }
     // The other parts, and what the schema says beside its `allOf` (but its description,
     // which the union carries).
     let mut rest = map.clone();
@@ -185,13 +192,21 @@ fn distributed_all_of(map: &Map<String, Value>, at: &str) -> Option<Vec<Arm>> {
     if !rest.is_empty() {
         others.push(Value::Object(rest));
     }
+    if !beside.is_empty() {
+        others.push(Value::Object(beside));
+    }
     Some(
         arms.into_iter()
             .map(|arm| {
+                let description = arm.schema.get("description").cloned();
                 let mut all = others.clone();
                 all.push(arm.schema);
+                let mut schema = serde_json::json!({ "allOf": all });
+                if let Some(d) = description {
+                    schema["description"] = d;
+                }
                 Arm {
-                    schema: serde_json::json!({ "allOf": all }),
+                    schema,
                     index: arm.index,
                     at: arm.at,
                 }
@@ -233,8 +248,6 @@ fn canonical_key(schema: &Value) -> String {
     let mut s = schema.clone();
     if let Value::Object(m) = &mut s {
         m.remove("description");
-        // The dialect a definition may name (the tasks extension names it in each one).
-        m.remove("$schema");
     }
     s.to_string()
 }
@@ -1564,6 +1577,24 @@ fn array_arms(arms: &[Arm]) -> usize {
         .count()
 }
 
+/// Whether every value `schema` accepts is an object, as far as it says without a `$ref`:
+/// an object type or properties; a union whose every arm is such; an `allOf` with such a
+/// part.
+fn objectish(schema: &Value) -> bool {
+    let Some(m) = schema.as_object() else {
+        return false;
+    };
+    if m.get("type").is_some_and(|t| t == "object") || m.contains_key("properties") {
+        return true;
+    }
+    for k in UNION_KEYWORDS {
+        if let Some(Value::Array(arms)) = m.get(k) {
+            return !arms.is_empty() && arms.iter().all(objectish);
+        }
+    }
+    matches!(m.get("allOf"), Some(Value::Array(parts)) if parts.iter().any(objectish))
+}
+
 /// Merges two schemas for the same property from different `allOf` parts.
 /// Schemas that are references or combinations are kept whole, as `allOf` of both.
 fn merge_property(a: &Value, b: &Value) -> Option<Value> {
@@ -1579,7 +1610,8 @@ fn merge_property(a: &Value, b: &Value) -> Option<Value> {
             .any(|k| m.contains_key(*k))
     };
     // An object that allows any members (a JSON-RPC envelope's `params`) adds nothing to
-    // a `$ref` or a combination of objects beside it: the other alone.
+    // a combination that holds objects only (`objectish`): the other alone. Beside a `$ref`
+    // (whose target is not known here) it stays an `allOf`, merged later.
     let any_object = |m: &Map<String, Value>| {
         m.get("type").is_some_and(|t| t == "object")
             && m.iter().all(|(k, v)| match k.as_str() {
@@ -1588,10 +1620,10 @@ fn merge_property(a: &Value, b: &Value) -> Option<Value> {
                 _ => false,
             })
     };
-    if any_object(a) && composite(b) {
+    if any_object(a) && composite(b) && objectish(&Value::Object(b.clone())) {
         return Some(Value::Object(b.clone()));
     }
-    if any_object(b) && composite(a) {
+    if any_object(b) && composite(a) && objectish(&Value::Object(a.clone())) {
         return Some(Value::Object(a.clone()));
     }
     if composite(a) || composite(b) {

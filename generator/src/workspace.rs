@@ -91,8 +91,8 @@ pub struct LockEntry {
     pub examples: Option<String>,
     /// [`tree_digest`] of the examples folder, when the version has one.
     pub examples_sha256: Option<String>,
-    /// `schema/<version>/schema.ts`, upstream's TypeScript source of the schema, when it
-    /// is vendored.
+    /// `schema/<version>/schema.ts` (an extension's: beside its `schema.json`), upstream's
+    /// TypeScript source of the schema, when it is vendored.
     pub ts: Option<String>,
     /// sha256 of the TypeScript file, when it is vendored.
     pub ts_sha256: Option<String>,

@@ -75,3 +75,59 @@ fn the_extensions_generate_and_build() {
         first_errors(&String::from_utf8_lossy(&out.stderr), 60)
     );
 }
+
+/// Every revision of an extension's schema that upstream published (vendored in
+/// `schema/ext/<extension>/history/`, oldest first: the tasks extension's three) generates,
+/// and the newest is the vendored schema.
+#[test]
+fn every_extension_revision_generates() {
+    let root = workspace();
+    let lock = mcp_codegen::workspace::read_lock(&root).unwrap();
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    let mut seen = 0;
+    for entry in &lock.extensions {
+        let dir = root.join(format!("schema/ext/{}/history", entry.version));
+        let Ok(listing) = std::fs::read_dir(&dir) else {
+            // An extension without published revisions (the server card) has no folder.
+            continue;
+        };
+        let mut files: Vec<std::path::PathBuf> = listing
+            .flatten()
+            .map(|f| f.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        for file in &files {
+            let input = mcp_codegen::Input {
+                version: entry.version.clone(),
+                path: file.display().to_string(),
+                text: std::fs::read_to_string(file).unwrap(),
+                ..Default::default()
+            };
+            match mcp_codegen::generate(&[input]) {
+                Ok(out) => report.push(format!(
+                    "{}: {} types",
+                    file.display(),
+                    out.models[0].types.len()
+                )),
+                Err(e) => failures.push(e.to_string()),
+            }
+            seen += 1;
+        }
+        let newest = files.last().expect("a history folder holds revisions");
+        assert_eq!(
+            std::fs::read(newest).unwrap(),
+            std::fs::read(root.join(&entry.path)).unwrap(),
+            "the newest revision of {} is not the vendored {}",
+            entry.version,
+            entry.path
+        );
+    }
+    println!("{}", report.join("\n"));
+    assert!(
+        seen >= 3,
+        "expected the tasks extension's three revisions, found {seen}"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -153,7 +153,19 @@ fn lock(root: &Path) -> Result<ExitCode, String> {
         extensions,
         ..
     } = &mut lock;
-    for entry in versions.iter_mut().chain(extensions.iter_mut()) {
+    // A version's `schema.ts` is `schema/<version>/schema.ts`; an extension's sits beside
+    // its `schema.json`.
+    let versions = versions
+        .iter_mut()
+        .map(|e| (format!("schema/{}/schema.ts", e.version), e));
+    let extensions = extensions.iter_mut().map(|e| {
+        let ts = match e.path.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/schema.ts"),
+            None => "schema.ts".to_string(),
+        };
+        (ts, e)
+    });
+    for (ts, entry) in versions.chain(extensions) {
         let path = &entry.path;
         let bytes = fs::read(root.join(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
         let sha = sha256_hex(&bytes);
@@ -168,13 +180,6 @@ fn lock(root: &Path) -> Result<ExitCode, String> {
                 entry.examples_sha256 = Some(digest);
             }
         }
-        // A version's `schema.ts` sits beside its schema; an extension's is where its
-        // entry says.
-        let ts = format!("schema/{}/schema.ts", entry.version);
-        let ts = match (&entry.ts, lock_extension(&entry.path)) {
-            (Some(path), true) => path.clone(),
-            _ => ts,
-        };
         let ts_sha = match fs::read(root.join(&ts)) {
             Ok(bytes) => Some(sha256_hex(&bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -191,11 +196,6 @@ fn lock(root: &Path) -> Result<ExitCode, String> {
     }
     workspace::write_atomic(&root.join(LOCK), lock.render().as_bytes())?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether a locked path is an extension's (`schema/ext/...`).
-fn lock_extension(path: &str) -> bool {
-    path.starts_with("schema/ext/")
 }
 
 fn codegen(root: &Path, check: bool) -> Result<ExitCode, String> {
