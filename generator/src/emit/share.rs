@@ -9,8 +9,8 @@
 //! every version compiles its decoder and encoder once instead of once a version.
 //!
 //! "The same" is decided on what the emitter writes: the item's code (its tokens without
-//! doc attributes, groups and their delimiters included) must be equal in both versions, and so must every type and const marker its code names,
-//! recursively; a doc link to a type that is not the same in every version of the span is
+//! doc attributes, groups and their delimiters included) must be equal in both versions,
+//! and so must every type and const marker its code names, recursively; a doc link to a type that is not the same in every version of the span is
 //! written as plain code. Const markers are shared the same way. Docs may differ:
 //! the shared item carries the newest version's, and each older version's own text where
 //! it says something else (not where the newer text only adds, such as upstream's
@@ -18,32 +18,20 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::holders;
 use super::rust::{self, module_name};
 use super::types::{self, ItemText, Shared};
 use crate::Error;
 use crate::model::Model;
-use crate::settings::{FreeForm, Settings};
+use crate::settings::Settings;
 
 /// The settings of this repository's crate for the shared modules: the version modules'
 /// (but for their name), so that what is compared, what the versions emit and what the
 /// shared modules emit are alike.
 fn settings() -> Settings {
     Settings::repository("shared")
-}
-
-/// The map type and whether free-form JSON is text, as `settings` say.
-fn holders(settings: &Settings) -> Result<(TokenStream, bool), Error> {
-    let map: syn::Path = syn::parse_str(
-        settings
-            .map_type
-            .as_deref()
-            .unwrap_or("::std::collections::BTreeMap"),
-    )
-    .map_err(|e| Error::msg(format!("settings: map_type: {e}")))?;
-    Ok((quote!(#map), settings.free_form == FreeForm::Raw))
 }
 
 /// What two consecutive versions define identically.
@@ -56,7 +44,7 @@ pub struct Same {
 }
 
 /// The types and const markers that `old` and `new` define identically: the same emitted
-/// code and docs, naming only types and markers that are the same too.
+/// code (docs aside), naming only types and markers that are the same too.
 pub fn same_items(old: &Model, new: &Model) -> Same {
     let (map, raw) = holders(&settings()).expect("the repository's settings are valid");
     same_of(

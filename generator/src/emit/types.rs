@@ -131,9 +131,14 @@ fn doc_attrs_inner(lines: &[String]) -> TokenStream {
 
 /// `pub use` of the item `name` of the module at `module` (a path from the crate root).
 fn reexport(module: &str, name: &str) -> TokenStream {
-    let path: syn::Path = syn::parse_str(&format!("{module}::{name}"))
-        .expect("a module path and an identifier make a path");
+    let path = item_path(module, name);
     quote! { pub use #path; }
+}
+
+/// The path of the item `name` of the module at `module`.
+fn item_path(module: &str, name: &str) -> syn::Path {
+    syn::parse_str(&format!("{module}::{name}"))
+        .expect("a module path and an identifier make a path")
 }
 
 /// What of a version another module defines, for several versions at once: the Rust name
@@ -604,10 +609,10 @@ pub(super) fn shared_tokens(
                 .collect();
             merge_docs(&versions, unlink)
         });
-    let imports = elsewhere
-        .types
-        .iter()
-        .map(|(name, module)| reexport_private(module, name));
+    let imports = elsewhere.types.iter().map(|(name, module)| {
+        let path = item_path(module, name);
+        quote! { use #path; }
+    });
     let markers = model
         .consts
         .iter()
@@ -633,13 +638,6 @@ pub(super) fn shared_tokens(
         #consts_module
         #( #items )*
     }
-}
-
-/// `use` of the item `name` of the module at `module` (a path from the crate root).
-fn reexport_private(module: &str, name: &str) -> TokenStream {
-    let path: syn::Path = syn::parse_str(&format!("{module}::{name}"))
-        .expect("a module path and an identifier make a path");
-    quote! { use #path; }
 }
 
 impl Emitter<'_> {
