@@ -64,8 +64,10 @@ pub struct Settings {
     /// The map type of an object whose values share a schema (default
     /// `::std::collections::BTreeMap`, or `::std::collections::HashMap`: the runtime's
     /// checks know these two; a `HashMap` writes its members in its own order, which is
-    /// not the order they came in and not the same from one run to the next). An object of free-form values stays a `serde_json::Map`
-    /// (with [`FreeForm::Raw`], it is of this type too). A type that holds a `HashMap`
+    /// not the order they came in and not the same from one run to the next). An object of
+    /// free-form values stays a `serde_json::Map` (with [`FreeForm::Raw`], a
+    /// `RawObject`), and the members an open object does not name are a `serde_json::Map`
+    /// (with [`FreeForm::Raw`], of this type). A type that holds a `HashMap`
     /// derives neither `Eq` nor `Hash` ([`unordered_maps`]).
     pub map_type: Option<String>,
     /// Whether the types derive `schemars::JsonSchema`.
@@ -82,8 +84,10 @@ pub enum FreeForm {
     /// `serde_json::Map`).
     #[default]
     Value,
-    /// As its text, checked but not parsed (`mcp_spec_rt::raw::RawJson`), read on demand:
-    /// for proxies and gateways, which forward schemas and arguments untouched. The
+    /// As its text, checked but not parsed (`mcp_spec_rt::raw::RawJson`, and where the
+    /// schema allows any object `mcp_spec_rt::raw::RawObject`, one text for the object),
+    /// read on demand: for proxies and gateways, which forward schemas and arguments
+    /// untouched, members in the order they came. The
     /// shortcuts that build free-form values (`CallToolResult::structured`,
     /// `Tool::for_input`, `arguments_as`) and the `Router`, which decodes arguments, are
     /// not emitted. The members of an open object that it does not name are texts too,
@@ -190,7 +194,7 @@ pub const REPOSITORY_RUNTIME: &str = "crate::rt";
 /// The version of the runtime's interface to generated code that this generator emits
 /// for (`mcp_spec_rt::CODEGEN_INTERFACE`): generated code checks it at compile time, and
 /// fails with a message that says which runtime it needs.
-pub const RUNTIME_INTERFACE: u32 = 2;
+pub const RUNTIME_INTERFACE: u32 = 3;
 
 impl Settings {
     /// The settings of this repository's crate, `mcp-spec-types`, for the version module
@@ -532,18 +536,18 @@ fn ordered_map(map_type: Option<&str>) -> bool {
 /// Takes `Eq` and `Hash` from the types that hold a map of the chosen type when that type
 /// is not ordered (a `HashMap` is not `Hash`), and from what holds them: the flags the
 /// lowering computed for `BTreeMap`s. Which maps are of the chosen type: those whose
-/// values share a schema, and with free-form JSON as text those of free-form values and
-/// an open object's other members too (with `Value`s these are a `serde_json::Map`,
-/// which is `Hash`).
+/// values share a schema, and with free-form JSON as text an open object's other members
+/// too (with `Value`s these are a `serde_json::Map`, which is `Hash`; an object of
+/// free-form values is a `serde_json::Map` or a `RawObject`, both `Hash`).
 pub fn unordered_maps(model: &mut Model, settings: &Settings) {
     if ordered_map(settings.map_type.as_deref()) {
         return;
     }
     let raw = settings.free_form == FreeForm::Raw;
-    fn unhashable(ty: &TypeRef, raw: bool, lost: &BTreeSet<String>) -> bool {
+    fn unhashable(ty: &TypeRef, lost: &BTreeSet<String>) -> bool {
         match ty {
-            TypeRef::Map(inner) if **inner != TypeRef::Any || raw => true,
-            TypeRef::Array(inner) | TypeRef::Map(inner) => unhashable(inner, raw, lost),
+            TypeRef::Map(inner) if **inner != TypeRef::Any => true,
+            TypeRef::Array(inner) => unhashable(inner, lost),
             TypeRef::Named(n) => lost.contains(n),
             _ => false,
         }
@@ -554,15 +558,13 @@ pub fn unordered_maps(model: &mut Model, settings: &Settings) {
         for t in &model.types {
             let holds = match &t.kind {
                 Kind::Struct { fields, additional } => {
-                    fields.iter().any(|f| unhashable(&f.ty, raw, &lost))
+                    fields.iter().any(|f| unhashable(&f.ty, &lost))
                         || additional.as_ref().is_some_and(|a| {
-                            unhashable(&TypeRef::Map(Box::new(a.clone())), raw, &lost)
+                            raw || unhashable(&TypeRef::Map(Box::new(a.clone())), &lost)
                         })
                 }
-                Kind::Union { variants, .. } => {
-                    variants.iter().any(|v| unhashable(&v.ty, raw, &lost))
-                }
-                Kind::Alias { target, .. } => unhashable(target, raw, &lost),
+                Kind::Union { variants, .. } => variants.iter().any(|v| unhashable(&v.ty, &lost)),
+                Kind::Alias { target, .. } => unhashable(target, &lost),
                 Kind::StringEnum { .. } => false,
             };
             if holds {

@@ -70,6 +70,10 @@ fn seeded_modules_build_and_document_without_warnings() {
         "free-form JSON as its text"
     );
     assert!(
+        module.contains("pub arguments: ::std::option::Option<::mcp_spec_rt::raw::RawObject>,"),
+        "an object of free-form values as one text"
+    );
+    assert!(
         module.contains("::std::collections::HashMap<"),
         "the map type"
     );

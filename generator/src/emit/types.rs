@@ -667,7 +667,10 @@ impl Emitter<'_> {
                 let inner = self.ty(inner);
                 quote!(::std::vec::Vec<#inner>)
             }
-            TypeRef::Map(inner) if **inner == TypeRef::Any && !self.raw => {
+            TypeRef::Map(inner) if **inner == TypeRef::Any && self.raw => {
+                quote!(crate::rt::raw::RawObject)
+            }
+            TypeRef::Map(inner) if **inner == TypeRef::Any => {
                 quote!(serde_json::Map<::std::string::String, serde_json::Value>)
             }
             TypeRef::Map(inner) => {
@@ -925,7 +928,10 @@ impl Emitter<'_> {
                 TypeRef::Any if !self.raw => {
                     quote!(serde_json::Map<::std::string::String, serde_json::Value>)
                 }
-                other => self.ty(&TypeRef::Map(Box::new(other.clone()))),
+                other => {
+                    let (inner, map) = (self.ty(other), &self.map);
+                    quote!(#map<::std::string::String, #inner>)
+                }
             };
             quote! {
                 /// Properties not named above, kept and written back: the schema allows them.
