@@ -41,7 +41,8 @@ OPTIONS:
     --json-schema never|feature|always
                            derive schemars::JsonSchema (default never)
     --free-form value|raw  free-form JSON as serde_json::Value (default), or as its text
-                           (mcp_spec_rt::raw::RawJson, RawObject), for proxies; raw has no Router
+                           (mcp_spec_rt::raw::RawJson, RawObject), for proxies;
+                           raw has no Router
     --no-methods           no methods layer (and so no handlers)
     --no-handlers          no handlers layer
     --quiet                print nothing but errors

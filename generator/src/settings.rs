@@ -87,7 +87,8 @@ pub enum FreeForm {
     /// As its text, checked but not parsed (`mcp_spec_rt::raw::RawJson`, and where the
     /// schema allows any object `mcp_spec_rt::raw::RawObject`, one text for the object),
     /// read on demand: for proxies and gateways, which forward schemas and arguments
-    /// untouched, members in the order they came. The
+    /// untouched (each such text as it came; the structs around them write their members
+    /// in their own order). The
     /// shortcuts that build free-form values (`CallToolResult::structured`,
     /// `Tool::for_input`, `arguments_as`) and the `Router`, which decodes arguments, are
     /// not emitted. The members of an open object that it does not name are texts too,

@@ -2,13 +2,16 @@
 //! gateway holds where the schema allows any value, with the generator's setting
 //! `free_form: raw`: a [`RawJson`] where any value is allowed (a member an open object
 //! does not name), a [`RawObject`] where any object is (a tool's arguments, each of a
-//! schema's properties).
+//! schema's properties, `_meta`, `structuredContent` before 2026-07-28, a request's
+//! `params` in 2026-07-28's own definitions).
 //!
 //! Both are checked as JSON when decoded (a `serde_json` [`RawValue`]), and a
 //! [`RawObject`] is checked to be an object, but neither is parsed into a tree: they keep
 //! the text as it came, whitespace and member order included, and write it back as it is.
-//! Inside an arm of a union, which is read whole before its arm is chosen, the text is
-//! written again from what was read: compact, members in their order, numbers as
+//! Where a union's value is read into a `serde_json::Value` before its arm is chosen
+//! (through `serde_json::from_value`, or a deserializer other than `serde_json`'s text
+//! reader and this runtime's decoder, which both hand the arm the text), the text is
+//! written again from that value: compact, members in their order, numbers as
 //! `serde_json` reads them. `parse` reads it as a type when one is wanted.
 
 use std::fmt;
@@ -32,10 +35,12 @@ impl RawJson {
         serde_json::from_str(self.0.get())
     }
 
-    /// The value as a [`serde_json::Value`].
-    pub fn to_value(&self) -> serde_json::Value {
-        // The text was checked as JSON when it was read or made.
-        serde_json::from_str(self.0.get()).unwrap_or(serde_json::Value::Null)
+    /// The value as a [`serde_json::Value`]. An error where `serde_json` cannot hold what
+    /// the text says, though it is JSON: a number beyond a double's range (`1e400`), or
+    /// nesting deeper than its limit of 128 (text that `serde_json` checked, not this
+    /// runtime's decoder, which refuses both).
+    pub fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
+        self.parse()
     }
 
     /// A value from JSON text, checked.
@@ -125,10 +130,10 @@ impl RawObject {
         self.0.parse()
     }
 
-    /// The object's members, as `serde_json` values.
-    pub fn to_map(&self) -> serde_json::Map<String, serde_json::Value> {
-        // The text was checked as a JSON object when it was read or made.
-        self.parse().unwrap_or_default()
+    /// The object's members, as `serde_json` values; an error as
+    /// [`RawJson::to_value`]'s.
+    pub fn to_map(&self) -> Result<serde_json::Map<String, serde_json::Value>, serde_json::Error> {
+        self.parse()
     }
 
     /// An object from JSON text, checked: JSON, and an object.
@@ -239,7 +244,10 @@ mod tests {
         let raw: RawJson = serde_json::from_str(text).unwrap();
         assert_eq!(raw.get(), text);
         assert_eq!(serde_json::to_string(&raw).unwrap(), text);
-        assert_eq!(raw.to_value()["b"][1], serde_json::json!(2.5));
+        assert_eq!(raw.to_value().unwrap()["b"][1], serde_json::json!(2.5));
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let deep = RawJson::from_text(deep).unwrap();
+        assert!(deep.to_value().is_err(), "deeper than serde_json's limit");
         let parsed: std::collections::BTreeMap<String, serde_json::Value> = raw.parse().unwrap();
         assert_eq!(parsed.len(), 2);
     }
@@ -257,7 +265,16 @@ mod tests {
         let object: RawObject = serde_json::from_str(text).unwrap();
         assert_eq!(object.get(), text.trim_start());
         assert_eq!(serde_json::to_string(&object).unwrap(), text.trim_start());
-        assert_eq!(object.to_map().keys().collect::<Vec<_>>(), ["a", "z"]);
+        assert_eq!(
+            object.to_map().unwrap().keys().collect::<Vec<_>>(),
+            ["a", "z"]
+        );
+        assert!(
+            RawObject::from_text(r#"{"n": 1e400}"#)
+                .unwrap()
+                .to_map()
+                .is_err()
+        );
         for (other, kind) in [
             ("[1]", "an array"),
             ("\"x\"", "a string"),

@@ -1,7 +1,8 @@
 //! A crate seeded for a proxy: our generator's modules of 2025-06-18, 2025-11-25 and
 //! 2026-07-28 (types and methods; `build.rs`), with free-form JSON held as its text
-//! (`rt::raw::RawJson`: a tool's arguments, a schema's properties, `_meta`), decoded and
-//! encoded through the same entry points as [`Ours`](crate::ours::Ours).
+//! (`rt::raw::RawObject`: a tool's arguments, each of a schema's properties, `_meta`;
+//! `RawJson`: other free-form values), decoded and encoded through the same entry points
+//! as [`Ours`](crate::ours::Ours).
 
 use mcp_spec_types::rt::jsonrpc::{self, UnknownMethods};
 

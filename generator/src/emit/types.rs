@@ -23,7 +23,8 @@ struct Emitter<'m> {
     types: constructors::Types<'m>,
     /// The map type of an object whose values share a schema.
     map: TokenStream,
-    /// Whether free-form JSON is held as its text (`rt::raw::RawJson`), not a `Value`.
+    /// Whether free-form JSON is held as its text (`rt::raw::RawJson`, `RawObject`), not a
+    /// `Value`.
     raw: bool,
 }
 
