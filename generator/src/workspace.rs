@@ -79,6 +79,10 @@ pub struct LockEntry {
     pub version: String,
     /// Where it came from: `owner/repo` on GitHub, or the `--from` folder or URL.
     pub repository: String,
+    /// An extension's folder in its repository, where its `schema.json` is (`schema/draft`;
+    /// `""` for the top); `None` for a protocol version, which is `schema/<version>` of
+    /// the specification's repository.
+    pub upstream: Option<String>,
     /// The commit (or the ref given for a source without commits) it was taken at.
     pub reference: String,
     /// The date of that commit, or of the fetch when the source has no commits.
@@ -162,6 +166,7 @@ fn parse_entry(e: &Value, at: &str, name: &str) -> Result<LockEntry, String> {
     Ok(LockEntry {
         version: need(name)?,
         repository: need("repository")?,
+        upstream: text("upstream"),
         reference: need("ref")?,
         ref_date: need("ref_date")?,
         path: need("path")?,
@@ -177,13 +182,15 @@ fn parse_entry(e: &Value, at: &str, name: &str) -> Result<LockEntry, String> {
 fn render_entries(out: &mut String, entries: &[LockEntry], name: &str) {
     let q = |s: &str| Value::String(s.to_string()).to_string();
     for (i, e) in entries.iter().enumerate() {
-        let mut fields = vec![
-            (name, &e.version),
-            ("repository", &e.repository),
+        let mut fields = vec![(name, &e.version), ("repository", &e.repository)];
+        if let Some(x) = &e.upstream {
+            fields.push(("upstream", x));
+        }
+        fields.extend([
             ("ref", &e.reference),
             ("ref_date", &e.ref_date),
             ("path", &e.path),
-        ];
+        ]);
         if let Some(x) = &e.examples {
             fields.push(("examples", x));
         }

@@ -47,6 +47,68 @@ impl From {
             std::time::Duration::from_secs(self.timeout.max(1)),
         )
     }
+
+    /// Whether neither `--from` nor `--ref` was given.
+    fn names_nothing(&self) -> bool {
+        self.from.is_none() && self.reference.is_none()
+    }
+
+    /// The extensions a command looks at, each with its source: those named with `--ext`
+    /// (from `--from` when given: a checkout or mirror of that extension's repository),
+    /// or, when `every`, each locked extension from GitHub, the repository and folder its
+    /// lock entry names.
+    fn extensions(
+        &self,
+        root: &Path,
+        named: &[String],
+        every: bool,
+    ) -> Result<Vec<(workspace::LockEntry, upstream::Source)>, String> {
+        let lock = workspace::read_lock(root)?;
+        let entries: Vec<&workspace::LockEntry> = if named.is_empty() {
+            if every {
+                lock.extensions.iter().collect()
+            } else {
+                Vec::new()
+            }
+        } else {
+            named
+                .iter()
+                .map(|n| {
+                    lock.extensions
+                        .iter()
+                        .find(|e| &e.version == n)
+                        .ok_or_else(|| {
+                            let known: Vec<&str> =
+                                lock.extensions.iter().map(|e| e.version.as_str()).collect();
+                            format!(
+                                "no extension `{n}` in {LOCK} (it has: {})",
+                                known.join(", ")
+                            )
+                        })
+                })
+                .collect::<Result<_, _>>()?
+        };
+        entries
+            .into_iter()
+            .map(|e| {
+                let folder = e.upstream.as_deref().ok_or_else(|| {
+                    format!(
+                        "{LOCK}: the {} extension has no `upstream` (its folder in {})",
+                        e.version, e.repository
+                    )
+                })?;
+                let source = upstream::Source::open_repo(
+                    &e.repository,
+                    folder,
+                    self.from.as_deref(),
+                    self.reference.as_deref(),
+                    std::time::Duration::from_secs(self.timeout.max(1)),
+                )
+                .map_err(|err| format!("the {} extension: {err}", e.version))?;
+                Ok((e.clone(), source))
+            })
+            .collect()
+    }
 }
 
 #[derive(Subcommand)]
@@ -64,19 +126,30 @@ enum Command {
     Lock,
     /// Download schemas (with `schema.ts` and examples) from upstream into `schema/`, update the lock, and
     /// print what changed. Nothing is written unless every file arrives whole and valid.
+    /// Without arguments (and without `--from` and `--ref`): every locked version and every
+    /// official extension, from GitHub.
     Fetch {
         /// Versions to fetch (default: every locked version).
-        #[arg(value_name = "VERSION", conflicts_with = "all")]
+        #[arg(value_name = "VERSION", conflicts_with_all = ["all", "ext"])]
         versions: Vec<String>,
         /// Every version upstream has, including ones not vendored yet.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "ext")]
         all: bool,
+        /// Only this official extension (`tasks`, `server-card`; repeatable), from the
+        /// repository and folder its lock entry names, or from `--from` (a checkout or
+        /// mirror of that repository).
+        #[arg(long, value_name = "NAME")]
+        ext: Vec<String>,
         #[command(flatten)]
         from: From,
     },
     /// Compare the vendored schemas with upstream without writing anything; exit 1 if any
-    /// version differs, or upstream has a version that is not vendored.
+    /// version differs, or upstream has a version that is not vendored. Without `--from`,
+    /// `--ref` and `--ext`, the official extensions too, each from its own repository.
     Drift {
+        /// Only this official extension (repeatable), from its repository or `--from`.
+        #[arg(long, value_name = "NAME")]
+        ext: Vec<String>,
         #[command(flatten)]
         from: From,
     },
@@ -109,11 +182,35 @@ fn main() -> ExitCode {
         Command::Fetch {
             versions,
             all,
+            ext,
             from,
-        } => from
-            .open()
-            .and_then(|source| update::fetch(&root, &source, &versions, all)),
-        Command::Drift { from } => from.open().and_then(|source| update::drift(&root, &source)),
+        } => (|| {
+            // Every extension too when nothing narrows the command down (`--from` and
+            // `--ref` name a place in the specification's repository unless `--ext` is
+            // given).
+            let every = versions.is_empty() && !all && from.names_nothing();
+            let source = if ext.is_empty() {
+                Some(from.open()?)
+            } else {
+                None
+            };
+            let extensions = from.extensions(&root, &ext, every)?;
+            let core = source.as_ref().map(|source| update::Core {
+                source,
+                named: &versions,
+                all,
+            });
+            update::fetch(&root, core, &extensions)
+        })(),
+        Command::Drift { ext, from } => (|| {
+            let source = if ext.is_empty() {
+                Some(from.open()?)
+            } else {
+                None
+            };
+            let extensions = from.extensions(&root, &ext, from.names_nothing())?;
+            update::drift(&root, source.as_ref(), &extensions)
+        })(),
         Command::Codegen { check } => codegen(&root, check),
         Command::Lock => lock(&root),
         Command::Diff {

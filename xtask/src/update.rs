@@ -1,5 +1,7 @@
 //! `cargo xtask fetch` and `cargo xtask drift`: bring upstream schemas into `schema/`, or
-//! only say how they differ from the vendored ones.
+//! only say how they differ from the vendored ones: the protocol versions, from the
+//! specification's repository, and the official extensions (`schema/ext/`), each from
+//! the repository and folder its lock entry names.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -13,9 +15,15 @@ use mcp_codegen::{Input, load, model_of, sha256_hex};
 
 use crate::upstream::{Fetched, Source, check_version_name};
 
-/// What `fetch` and `drift` compare for one version.
+/// What `fetch` and `drift` compare for one version or extension.
 struct Compared {
+    /// The version (`2025-06-18`), or the extension (`tasks`).
     version: String,
+    /// The extension's lock entry; `None` for a protocol version.
+    extension: Option<LockEntry>,
+    /// The vendored folder, relative to the workspace root (`schema/2025-06-18`,
+    /// `schema/ext/tasks/draft`).
+    dir: String,
     /// The vendored schema bytes, if the version is vendored.
     old_schema: Option<Vec<u8>>,
     /// The vendored `schema.ts`, if there is one.
@@ -55,21 +63,49 @@ impl Compared {
 
 /// Reads what is vendored for a version and what the source has.
 fn compare(root: &Path, source: &Source, version: &str) -> Result<Compared, String> {
-    let dir = root.join("schema").join(version);
-    let read = |name: &str| match fs::read(dir.join(name)) {
+    let new = source.fetch(version)?;
+    compared(root, version, None, format!("schema/{version}"), new)
+}
+
+/// Reads what is vendored for an extension (the folder of its `schema.json`) and what its
+/// source (opened at the extension's folder upstream) has.
+fn compare_extension(root: &Path, entry: &LockEntry, source: &Source) -> Result<Compared, String> {
+    let dir = match entry.path.rsplit_once('/') {
+        Some((dir, "schema.json")) => dir.to_string(),
+        _ => {
+            return Err(format!(
+                "{LOCK}: the extension {}'s path `{}` is not a schema.json",
+                entry.version, entry.path
+            ));
+        }
+    };
+    let new = source.fetch_dir("")?;
+    compared(root, &entry.version, Some(entry.clone()), dir, new)
+}
+
+/// The vendored files of the folder `dir` beside `new`, upstream's, once they are checked.
+fn compared(
+    root: &Path,
+    version: &str,
+    extension: Option<LockEntry>,
+    dir: String,
+    new: Option<Fetched>,
+) -> Result<Compared, String> {
+    let read = |name: &str| match fs::read(root.join(&dir).join(name)) {
         Ok(b) => Ok(Some(b)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read schema/{version}/{name}: {e}")),
+        Err(e) => Err(format!("cannot read {dir}/{name}: {e}")),
     };
     let old_schema = read("schema.json")?;
     let old_ts = read("schema.ts")?;
-    let old_examples = read_tree(&dir.join("examples"))?;
-    let new = source.fetch(version)?;
+    let old_examples = read_tree(&root.join(&dir).join("examples"))?;
     if let Some(f) = &new {
         validate(version, f)?;
     }
     Ok(Compared {
         version: version.to_string(),
+        extension,
+        dir,
         old_schema,
         old_ts,
         old_examples,
@@ -104,9 +140,15 @@ fn validate(version: &str, f: &Fetched) -> Result<(), String> {
 fn describe(c: &Compared) -> Vec<String> {
     let v = &c.version;
     let Some(new) = &c.new else {
-        return vec![format!(
-            "{v}: not found upstream (vendored, but upstream has no {v}/schema.json)"
-        )];
+        return vec![match &c.extension {
+            None => {
+                format!("{v}: not found upstream (vendored, but upstream has no {v}/schema.json)")
+            }
+            Some(e) => format!(
+                "{v}: not found upstream (vendored, but the source has no schema.json in `{}`)",
+                e.upstream.as_deref().unwrap_or_default()
+            ),
+        }];
     };
     let mut out = Vec::new();
     let model = |bytes: &[u8], path: String| {
@@ -139,7 +181,7 @@ fn describe(c: &Compared) -> Vec<String> {
                 short(&sha256_hex(old)),
                 short(&sha256_hex(&new.schema))
             ));
-            let a = model(old, format!("schema/{v}/schema.json"));
+            let a = model(old, format!("{}/schema.json", c.dir));
             let b = model(&new.schema, format!("upstream {v}/schema.json"));
             match (a, b) {
                 (Ok(a), Ok(b)) => {
@@ -406,36 +448,58 @@ fn order_key(v: &str) -> (u8, String) {
     (rank, v.to_string())
 }
 
-/// `cargo xtask fetch`.
+/// The protocol versions a command takes from the specification's repository: the
+/// source, the versions named, and whether `--all` was given.
+pub struct Core<'a> {
+    pub source: &'a Source,
+    pub named: &'a [String],
+    pub all: bool,
+}
+
+/// `cargo xtask fetch`: the versions of `core`, and each extension from its source.
 pub fn fetch(
     root: &Path,
-    source: &Source,
-    named: &[String],
-    all: bool,
+    core: Option<Core<'_>>,
+    extensions: &[(LockEntry, Source)],
 ) -> Result<ExitCode, String> {
     let lock = workspace::read_lock(root)?;
-    let versions = targets(&lock, source, named, all)?;
-    let mut compared = Vec::new();
-    for v in &versions {
-        let c = compare(root, source, v)?;
+    let mut compared: Vec<(Compared, &Source)> = Vec::new();
+    if let Some(core) = &core {
+        for v in &targets(&lock, core.source, core.named, core.all)? {
+            let c = compare(root, core.source, v)?;
+            if c.new.is_none() {
+                return Err(format!(
+                    "upstream has no {v}/schema.json ({}); nothing written",
+                    describe_source(core.source)
+                ));
+            }
+            compared.push((c, core.source));
+        }
+    }
+    for (entry, source) in extensions {
+        let c = compare_extension(root, entry, source)?;
         if c.new.is_none() {
             return Err(format!(
-                "upstream has no {v}/schema.json ({}); nothing written",
+                "the {} extension's upstream has no schema.json ({}); nothing written",
+                entry.version,
                 describe_source(source)
             ));
         }
-        compared.push(c);
+        compared.push((c, source));
     }
     // Everything is in memory and valid: stage, then swap into place, lock last.
-    let provenance = source.provenance();
     let mut lock = lock;
     let mut stage = Stage::default();
     let result = (|| -> Result<(), String> {
-        for c in compared.iter().filter(|c| c.changed()) {
+        for (c, source) in compared.iter().filter(|(c, _)| c.changed()) {
+            let provenance = source.provenance();
             let new = c.new.as_ref().expect("checked above");
-            let dir = root.join("schema").join(&c.version);
+            let dir = root.join(&c.dir);
             if c.schema_changed() {
                 stage.file(&dir.join("schema.json"), &new.schema)?;
+                if c.extension.is_some() {
+                    history(root, c, provenance, &mut stage)?;
+                }
             }
             if c.ts_changed() {
                 match &new.ts {
@@ -458,29 +522,29 @@ pub fn fetch(
             let entry = LockEntry {
                 version: c.version.clone(),
                 repository: provenance.repository.clone(),
+                upstream: c.extension.as_ref().and_then(|e| e.upstream.clone()),
                 reference: provenance.reference.clone(),
                 ref_date: provenance.date.clone(),
-                path: format!("schema/{}/schema.json", c.version),
+                path: format!("{}/schema.json", c.dir),
                 sha256: sha256_hex(&new.schema),
-                examples: examples
-                    .as_ref()
-                    .map(|_| format!("schema/{}/examples", c.version)),
+                examples: examples.as_ref().map(|_| format!("{}/examples", c.dir)),
                 examples_sha256: examples,
-                ts: new
-                    .ts
-                    .as_ref()
-                    .map(|_| format!("schema/{}/schema.ts", c.version)),
+                ts: new.ts.as_ref().map(|_| format!("{}/schema.ts", c.dir)),
                 ts_sha256: new.ts.as_deref().map(sha256_hex),
             };
-            match lock.versions.iter_mut().find(|e| e.version == c.version) {
+            let entries = match c.extension {
+                Some(_) => &mut lock.extensions,
+                None => &mut lock.versions,
+            };
+            match entries.iter_mut().find(|e| e.version == c.version) {
                 Some(e) => *e = entry,
                 None => {
-                    lock.versions.push(entry);
-                    lock.versions.sort_by_key(|e| order_key(&e.version));
+                    entries.push(entry);
+                    entries.sort_by_key(|e| order_key(&e.version));
                 }
             }
         }
-        if compared.iter().any(Compared::changed) {
+        if compared.iter().any(|(c, _)| c.changed()) {
             stage.file(&root.join(LOCK), lock.render().as_bytes())?;
         }
         Ok(())
@@ -490,16 +554,21 @@ pub fn fetch(
         return Err(format!("{e}; nothing written"));
     }
     stage.commit()?;
-    println!("source: {}", describe_source(source));
-    for c in &compared {
+    let mut shown = None;
+    for (c, source) in &compared {
+        let from = describe_source(source);
+        if shown.as_ref() != Some(&from) {
+            println!("source: {from}");
+            shown = Some(from);
+        }
         for line in describe(c) {
             println!("{line}");
         }
     }
-    let changed: Vec<&str> = compared
+    let changed: Vec<String> = compared
         .iter()
-        .filter(|c| c.changed())
-        .map(|c| c.version.as_str())
+        .filter(|(c, _)| c.changed())
+        .map(|(c, _)| format!("{}/", c.dir))
         .collect();
     if changed.is_empty() {
         println!("nothing to update");
@@ -507,51 +576,136 @@ pub fn fetch(
         println!(
             "updated {} and {LOCK}.\nNext: `cargo xtask codegen`, then `cargo test --workspace` \
              (review the model snapshots with `cargo insta review`) and read `git diff`.",
-            changed
-                .iter()
-                .map(|v| format!("schema/{v}/"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            changed.join(", ")
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// `cargo xtask drift`: exit 1 when any version differs from upstream.
-pub fn drift(root: &Path, source: &Source) -> Result<ExitCode, String> {
+/// An extension whose schema changed keeps every revision (`schema/ext/<name>/history/`,
+/// `NNN-<date>-<commit>.json`, oldest first), when it has that folder: the new one is
+/// staged as the next.
+fn history(
+    root: &Path,
+    c: &Compared,
+    provenance: &crate::upstream::Provenance,
+    stage: &mut Stage,
+) -> Result<(), String> {
+    let name = &c.version;
+    let dir = root.join("schema/ext").join(name).join("history");
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    let last = fs::read_dir(&dir)
+        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
+        .flatten()
+        .filter_map(|e| {
+            let file = e.file_name().to_string_lossy().to_string();
+            file.get(..3)?.parse::<u32>().ok()
+        })
+        .max()
+        .unwrap_or(0);
+    let reference: String = provenance
+        .reference
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(7)
+        .collect();
+    let file = format!("{:03}-{}-{reference}.json", last + 1, provenance.date);
+    let new = c.new.as_ref().expect("a changed schema arrived");
+    stage.file(&dir.join(file), &new.schema)
+}
+
+/// `cargo xtask drift`: exit 1 when any version of `core` or any extension differs from
+/// upstream.
+pub fn drift(
+    root: &Path,
+    core: Option<&Source>,
+    extensions: &[(LockEntry, Source)],
+) -> Result<ExitCode, String> {
     let lock = workspace::read_lock(root)?;
-    let mut versions: Vec<String> = lock.versions.iter().map(|e| e.version.clone()).collect();
-    if let Some(upstream) = source.versions()? {
-        for v in upstream {
-            if !versions.contains(&v) {
-                versions.push(v);
-            }
-        }
-    }
-    versions.sort_by_key(|v| order_key(v));
-    println!("source: {}", describe_source(source));
     let mut drifted = Vec::new();
-    for v in &versions {
-        let c = compare(root, source, v)?;
-        if c.changed() {
-            drifted.push(v.clone());
-            for line in describe(&c) {
-                println!("{line}");
+    let mut count = 0;
+    if let Some(source) = core {
+        let mut versions: Vec<String> = lock.versions.iter().map(|e| e.version.clone()).collect();
+        if let Some(upstream) = source.versions()? {
+            for v in upstream {
+                if !versions.contains(&v) {
+                    versions.push(v);
+                }
             }
-        } else {
-            println!("{v}: unchanged");
+        }
+        versions.sort_by_key(|v| order_key(v));
+        println!("source: {}", describe_source(source));
+        for v in &versions {
+            let c = compare(root, source, v)?;
+            count += 1;
+            report(&c, &mut drifted);
         }
     }
+    for (entry, source) in extensions {
+        println!(
+            "source of the {} extension: {}",
+            entry.version,
+            describe_source(source)
+        );
+        let c = compare_extension(root, entry, source)?;
+        report(&c, &mut drifted);
+    }
+    let n = extensions.len();
+    let exts = format!("{n} extension{}", if n == 1 { "" } else { "s" });
+    let what = match (core.is_some(), n) {
+        (true, 0) => format!("{count} versions"),
+        (false, _) => exts,
+        (true, _) => format!("{count} versions and {exts}"),
+    };
     if drifted.is_empty() {
-        println!("no drift: {} versions match upstream", versions.len());
+        let verb = if count + n == 1 { "matches" } else { "match" };
+        println!("no drift: {what} {verb} upstream");
         Ok(ExitCode::SUCCESS)
     } else {
+        let (versions, exts): (Vec<&Compared>, Vec<&Compared>) =
+            drifted.iter().partition(|c| c.extension.is_none());
+        let mut commands = Vec::new();
+        if !versions.is_empty() {
+            let names: Vec<&str> = versions.iter().map(|c| c.version.as_str()).collect();
+            commands.push(format!("`cargo xtask fetch {}`", names.join(" ")));
+        }
+        if !exts.is_empty() {
+            let names: Vec<String> = exts
+                .iter()
+                .map(|c| format!("--ext {}", c.version))
+                .collect();
+            commands.push(format!("`cargo xtask fetch {}`", names.join(" ")));
+        }
+        let names: Vec<&str> = drifted.iter().map(|c| c.version.as_str()).collect();
         println!(
-            "drift in {}: run `cargo xtask fetch {}` to take the changes",
-            drifted.join(", "),
-            drifted.join(" ")
+            "drift in {}: run {} to take the changes",
+            names.join(", "),
+            commands.join(" and ")
         );
         Ok(ExitCode::from(1))
+    }
+}
+
+/// Prints what differs for `c` (or that nothing does), and keeps it in `drifted` if
+/// anything does.
+fn report(c: &Compared, drifted: &mut Vec<Compared>) {
+    if c.changed() {
+        for line in describe(c) {
+            println!("{line}");
+        }
+        drifted.push(Compared {
+            version: c.version.clone(),
+            extension: c.extension.clone(),
+            dir: c.dir.clone(),
+            old_schema: None,
+            old_ts: None,
+            old_examples: BTreeMap::new(),
+            new: None,
+        });
+    } else {
+        println!("{}: unchanged", c.version);
     }
 }
 

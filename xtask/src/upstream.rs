@@ -1,6 +1,9 @@
 //! Where upstream schemas come from: GitHub (the default), a local folder or checkout, or a
 //! static mirror over HTTP. Every source answers the same two questions: which versions
 //! exist, and what are one version's `schema.json`, `schema.ts` and `examples/` files.
+//! The specification's repository keeps its versions under `schema/`; an official
+//! extension keeps its files in a folder of its own repository ([`Source::open_repo`],
+//! [`Source::fetch_dir`]).
 //!
 //! Nothing here writes to disk.
 
@@ -51,21 +54,22 @@ pub enum Source {
     GitHub {
         /// HTTP client with the timeout.
         agent: ureq::Agent,
-        /// Base of raw downloads.
+        /// Base of raw downloads (of the source's folder).
         raw: String,
-        /// Paths of every file under `schema/` at the commit, relative to `schema/`.
+        /// Paths of every file under the source's folder at the commit, relative to it.
         files: Vec<String>,
         /// Where and when.
         provenance: Provenance,
     },
-    /// A folder laid out like upstream's `schema/` (or a checkout that contains one).
+    /// A folder laid out like upstream's `schema/` (or a checkout that contains one); for
+    /// an extension, a checkout of its repository.
     Dir {
         /// The `schema/` folder.
         dir: PathBuf,
         /// Where and when.
         provenance: Provenance,
     },
-    /// A static HTTP mirror of upstream's `schema/` folder.
+    /// A static HTTP mirror of upstream's `schema/` folder (of an extension's repository).
     Url {
         /// HTTP client with the timeout.
         agent: ureq::Agent,
@@ -77,13 +81,30 @@ pub enum Source {
 }
 
 impl Source {
-    /// Opens a source: `from` is `None` for GitHub, else a folder or an `http(s)://` URL.
-    /// For GitHub and URLs `reference` defaults to `main`; a URL may contain `{ref}`.
+    /// Opens the specification's schemas: `from` is `None` for GitHub, else a folder or an
+    /// `http(s)://` URL. For GitHub and URLs `reference` defaults to `main`; a URL may
+    /// contain `{ref}`.
     pub fn open(
         from: Option<&str>,
         reference: Option<&str>,
         timeout: Duration,
     ) -> Result<Source, String> {
+        Source::open_repo(REPOSITORY, "schema", from, reference, timeout)
+    }
+
+    /// Opens `folder` (`schema`, or `""` for the whole repository) of the GitHub
+    /// `repository` as [`open`](Source::open) does. A local folder given in `from` is that
+    /// folder, or a checkout that contains it.
+    pub fn open_repo(
+        repository: &str,
+        folder: &str,
+        from: Option<&str>,
+        reference: Option<&str>,
+        timeout: Duration,
+    ) -> Result<Source, String> {
+        if !folder.is_empty() {
+            check_relative(folder).map_err(|e| format!("the upstream folder {e}"))?;
+        }
         if let Some(r) = reference {
             check_ref(r)?;
         }
@@ -101,9 +122,9 @@ impl Source {
                 let api = env_or("MCP_UPSTREAM_API", API_BASE);
                 let raw = env_or("MCP_UPSTREAM_RAW", RAW_BASE);
                 let agent = agent();
-                let commit_url = format!("{api}/repos/{REPOSITORY}/commits/{reference}");
+                let commit_url = format!("{api}/repos/{repository}/commits/{reference}");
                 let commit = get_json(&agent, &commit_url)?.ok_or_else(|| {
-                    format!("{REPOSITORY} has no ref `{reference}` ({commit_url})")
+                    format!("{repository} has no ref `{reference}` ({commit_url})")
                 })?;
                 let sha = commit
                     .get("sha")
@@ -117,7 +138,7 @@ impl Source {
                     .and_then(|d| d.get(..10))
                     .ok_or_else(|| format!("{commit_url}: the answer has no commit date"))?
                     .to_string();
-                let tree_url = format!("{api}/repos/{REPOSITORY}/git/trees/{sha}?recursive=1");
+                let tree_url = format!("{api}/repos/{repository}/git/trees/{sha}?recursive=1");
                 let tree =
                     get_json(&agent, &tree_url)?.ok_or_else(|| format!("{tree_url}: not found"))?;
                 if tree.get("truncated").and_then(Value::as_bool) == Some(true) {
@@ -130,15 +151,18 @@ impl Source {
                     .iter()
                     .filter(|e| e.get("type").and_then(Value::as_str) == Some("blob"))
                     .filter_map(|e| e.get("path").and_then(Value::as_str))
-                    .filter_map(|p| p.strip_prefix("schema/"))
+                    .filter_map(|p| match folder {
+                        "" => Some(p),
+                        _ => p.strip_prefix(folder)?.strip_prefix('/'),
+                    })
                     .map(str::to_string)
                     .collect();
                 Ok(Source::GitHub {
                     agent,
-                    raw: format!("{raw}/{REPOSITORY}/{sha}/schema"),
+                    raw: join(&format!("{raw}/{repository}/{sha}"), folder),
                     files,
                     provenance: Provenance {
-                        repository: REPOSITORY.to_string(),
+                        repository: repository.to_string(),
                         reference: sha,
                         date,
                     },
@@ -169,8 +193,8 @@ impl Source {
                     );
                 }
                 let given = PathBuf::from(dir);
-                let schema = if given.join("schema").is_dir() {
-                    given.join("schema")
+                let schema = if given.join(folder).is_dir() {
+                    given.join(folder)
                 } else {
                     given.clone()
                 };
@@ -230,17 +254,27 @@ impl Source {
     /// One version's files, or `None` when the source has no `<version>/schema.json`.
     pub fn fetch(&self, version: &str) -> Result<Option<Fetched>, String> {
         check_version_name(version)?;
+        self.fetch_dir(version)
+    }
+
+    /// The files of the folder `dir` (relative to the source's, `""` for the source's
+    /// own): its `schema.json`, `schema.ts` and `examples/`; `None` when it has no
+    /// `schema.json`.
+    pub fn fetch_dir(&self, dir: &str) -> Result<Option<Fetched>, String> {
+        if !dir.is_empty() {
+            check_relative(dir)?;
+        }
         match self {
             Source::GitHub {
                 agent, raw, files, ..
             } => {
-                let Some(schema) = get(agent, &format!("{raw}/{version}/schema.json"))? else {
+                let Some(schema) = get(agent, &join(raw, &join(dir, "schema.json")))? else {
                     return Ok(None);
                 };
                 // The tree lists every file at the commit: a schema.ts it lists must arrive.
-                let ts_rel = format!("{version}/schema.ts");
+                let ts_rel = join(dir, "schema.ts");
                 let ts = if files.contains(&ts_rel) {
-                    let url = format!("{raw}/{ts_rel}");
+                    let url = join(raw, &ts_rel);
                     Some(
                         get(agent, &url)?
                             .ok_or_else(|| format!("{url}: not found, though the tree lists it"))?,
@@ -248,10 +282,10 @@ impl Source {
                 } else {
                     None
                 };
-                let prefix = format!("{version}/examples/");
+                let prefix = join(dir, "examples/");
                 let mut examples = BTreeMap::new();
                 for rel in files.iter().filter_map(|p| p.strip_prefix(&prefix)) {
-                    let url = format!("{raw}/{prefix}{rel}");
+                    let url = join(raw, &format!("{prefix}{rel}"));
                     let body = get(agent, &url)?
                         .ok_or_else(|| format!("{url}: not found, though the tree lists it"))?;
                     examples.insert(rel.to_string(), body);
@@ -262,14 +296,15 @@ impl Source {
                     examples: Some(examples),
                 }))
             }
-            Source::Dir { dir, .. } => {
-                let path = dir.join(version).join("schema.json");
+            Source::Dir { dir: base, .. } => {
+                let here = base.join(dir);
+                let path = here.join("schema.json");
                 if !path.is_file() {
                     return Ok(None);
                 }
                 let schema = std::fs::read(&path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                let ts_path = dir.join(version).join("schema.ts");
+                let ts_path = here.join("schema.ts");
                 let ts = if ts_path.is_file() {
                     Some(
                         std::fs::read(&ts_path)
@@ -278,7 +313,7 @@ impl Source {
                 } else {
                     None
                 };
-                let examples = read_tree(&dir.join(version).join("examples"))?;
+                let examples = read_tree(&here.join("examples"))?;
                 Ok(Some(Fetched {
                     schema,
                     ts,
@@ -286,11 +321,12 @@ impl Source {
                 }))
             }
             Source::Url { agent, base, .. } => {
-                let Some(schema) = get(agent, &format!("{base}/{version}/schema.json"))? else {
+                let here = join(base, dir);
+                let Some(schema) = get(agent, &format!("{here}/schema.json"))? else {
                     return Ok(None);
                 };
-                let ts = get(agent, &format!("{base}/{version}/schema.ts"))?;
-                let index_url = format!("{base}/{version}/examples/index.txt");
+                let ts = get(agent, &format!("{here}/schema.ts"))?;
+                let index_url = format!("{here}/examples/index.txt");
                 let examples = match get(agent, &index_url)? {
                     None => None,
                     Some(index) => {
@@ -300,7 +336,7 @@ impl Source {
                         for rel in index.lines().map(str::trim).filter(|l| !l.is_empty()) {
                             let rel = rel.trim_start_matches("./");
                             check_relative(rel).map_err(|e| format!("{index_url}: {e}"))?;
-                            let url = format!("{base}/{version}/examples/{rel}");
+                            let url = format!("{here}/examples/{rel}");
                             let body = get(agent, &url)?.ok_or_else(|| {
                                 format!("{url}: not found, though {index_url} lists it")
                             })?;
@@ -316,6 +352,16 @@ impl Source {
                 }))
             }
         }
+    }
+}
+
+/// `base/rel`, or `base` when `rel` is empty (a source's own folder), or `rel` when `base`
+/// is.
+fn join(base: &str, rel: &str) -> String {
+    match (base, rel) {
+        (_, "") => base.to_string(),
+        ("", _) => rel.to_string(),
+        _ => format!("{base}/{rel}"),
     }
 }
 

@@ -156,7 +156,9 @@ fn github_fetch_takes_a_changed_schema_and_examples_and_drift_sees_it_first() {
     let again = xtask(&root, &["drift"], &vars);
     assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
     assert!(
-        again.stdout.contains("no drift: 6 versions match upstream"),
+        again
+            .stdout
+            .contains("no drift: 6 versions and 2 extensions match upstream"),
         "{}",
         again.stdout
     );
@@ -694,4 +696,151 @@ fn schema_ts_is_fetched_locked_and_its_changes_are_drift() {
         fetch.stderr
     );
     assert_eq!(snapshot(&root.join("schema")), before);
+}
+
+/// The official extensions are drift and fetched from their own repositories, each from
+/// the folder its lock entry names: the tasks extension from `schema/draft/` of
+/// `modelcontextprotocol/ext-tasks`, the server card from the top of its repository. A
+/// changed schema keeps the old revisions and adds the new one to the extension's history.
+#[test]
+fn extensions_come_from_their_own_repositories() {
+    let root = scratch("extensions");
+    let tasks_history = |n: usize| {
+        let dir = repo().join("schema/ext/tasks/history");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        std::fs::read(&files[n]).unwrap()
+    };
+    let mut upstream = vendored_upstream();
+    // Upstream "changes" the tasks extension back to its second revision, and adds an
+    // invalid card to the server card's examples.
+    upstream.insert("ext/tasks/draft/schema.json".into(), tasks_history(1));
+    upstream.insert(
+        "ext/server-card/examples/ServerCard/invalid/no-version.json".into(),
+        br#"{"name": "io.example/x"}"#.to_vec(),
+    );
+    let server = Server::start();
+    let vars = fake_github(&server, "main", SHA, "2026-09-01", &upstream);
+    let vars = env(&vars);
+    let before = snapshot(&root);
+
+    let drift = xtask(&root, &["drift"], &vars);
+    assert_eq!(drift.code, 1, "{}{}", drift.stdout, drift.stderr);
+    for expected in [
+        "2026-07-28: unchanged",
+        "source of the tasks extension: modelcontextprotocol/ext-tasks at 0123456789abcdef",
+        "tasks: schema changed",
+        "server-card: schema unchanged\n  examples: 1 added, 0 removed, 0 changed",
+        "drift in tasks, server-card: run `cargo xtask fetch --ext tasks --ext server-card`",
+    ] {
+        assert!(
+            drift.stdout.contains(expected),
+            "{expected}\n{}",
+            drift.stdout
+        );
+    }
+    assert_eq!(snapshot(&root), before, "drift must not write");
+    let one = xtask(&root, &["drift", "--ext", "tasks"], &vars);
+    assert_eq!(one.code, 1, "{}{}", one.stdout, one.stderr);
+    assert!(!one.stdout.contains("2026-07-28"), "{}", one.stdout);
+    assert!(!one.stdout.contains("server-card"), "{}", one.stdout);
+    let unknown = xtask(&root, &["drift", "--ext", "apps"], &vars);
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown
+            .stderr
+            .contains("no extension `apps` in schema/lock.json (it has: tasks, server-card)"),
+        "{}",
+        unknown.stderr
+    );
+
+    let fetch = xtask(&root, &["fetch"], &vars);
+    assert_eq!(fetch.code, 0, "{}{}", fetch.stdout, fetch.stderr);
+    let after = snapshot(&root);
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            "schema/ext/server-card/examples/ServerCard/invalid/no-version.json",
+            "schema/ext/tasks/draft/schema.json",
+            "schema/ext/tasks/history/004-2026-09-01-0123456.json",
+            "schema/lock.json",
+        ]
+    );
+    assert_eq!(
+        after["schema/ext/tasks/history/004-2026-09-01-0123456.json"],
+        tasks_history(1)
+    );
+    let lock = read_lock(&root).unwrap();
+    let tasks = &lock.extensions[0];
+    assert_eq!(
+        (
+            tasks.version.as_str(),
+            tasks.repository.as_str(),
+            tasks.upstream.as_deref(),
+            tasks.reference.as_str(),
+            tasks.ref_date.as_str()
+        ),
+        (
+            "tasks",
+            "modelcontextprotocol/ext-tasks",
+            Some("schema/draft"),
+            SHA,
+            "2026-09-01"
+        )
+    );
+    assert_eq!(tasks.sha256, mcp_codegen::sha256_hex(&tasks_history(1)));
+    assert_eq!(lock.get("2025-06-18").unwrap().reference, "b0f60ba5");
+    mcp_codegen::workspace::extension_inputs(&root).expect("the lock matches the files");
+    let again = xtask(&root, &["drift"], &vars);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert!(
+        again
+            .stdout
+            .contains("no drift: 6 versions and 2 extensions match upstream"),
+        "{}",
+        again.stdout
+    );
+
+    // From a checkout of the extension's repository: its folder is found inside it.
+    let checkout = scratch("extensions_checkout").join("ext-tasks");
+    let draft = checkout.join("schema/draft");
+    std::fs::create_dir_all(&draft).unwrap();
+    std::fs::copy(
+        repo().join("schema/ext/tasks/draft/schema.json"),
+        draft.join("schema.json"),
+    )
+    .unwrap();
+    std::fs::copy(
+        repo().join("schema/ext/tasks/draft/schema.ts"),
+        draft.join("schema.ts"),
+    )
+    .unwrap();
+    let checkout = checkout.to_string_lossy().to_string();
+    let local = xtask(
+        &root,
+        &["fetch", "--ext", "tasks", "--from", &checkout],
+        &[],
+    );
+    assert_eq!(local.code, 0, "{}{}", local.stdout, local.stderr);
+    assert_eq!(
+        snapshot(&root)["schema/ext/tasks/draft/schema.json"],
+        std::fs::read(repo().join("schema/ext/tasks/draft/schema.json")).unwrap()
+    );
+    let lock = read_lock(&root).unwrap();
+    assert_eq!(lock.extensions[0].repository, checkout);
+    assert!(
+        root.join("schema/ext/tasks/history")
+            .read_dir()
+            .unwrap()
+            .count()
+            == 5
+    );
 }

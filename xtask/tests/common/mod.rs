@@ -183,8 +183,9 @@ fn serve(stream: TcpStream, table: &Mutex<HashMap<String, Reply>>) {
 }
 
 /// A fake GitHub on the server: the commits and trees API and raw downloads for one
-/// commit, serving `files` (paths relative to the repository's `schema/` folder). Returns
-/// the environment that points xtask at it.
+/// commit, serving `files` (paths relative to the repository's `schema/` folder), and
+/// each official extension's repository with the files of `ext/<name>/`. Returns the
+/// environment that points xtask at it.
 pub fn fake_github(
     server: &Server,
     reference: &str,
@@ -192,27 +193,59 @@ pub fn fake_github(
     date: &str,
     files: &BTreeMap<String, Vec<u8>>,
 ) -> Vec<(&'static str, String)> {
-    let repo = "modelcontextprotocol/modelcontextprotocol";
+    let schema: BTreeMap<String, Vec<u8>> = files
+        .iter()
+        .map(|(rel, bytes)| (format!("schema/{rel}"), bytes.clone()))
+        .collect();
+    let spec = "modelcontextprotocol/modelcontextprotocol";
+    fake_repo(server, spec, reference, sha, date, &schema);
+    // Each official extension's repository, at the same ref: its files (those of
+    // `ext/<name>/` in `files`, its history aside) in the folder its lock entry names.
+    let lock = mcp_codegen::workspace::read_lock(&repo()).unwrap();
+    for e in &lock.extensions {
+        let vendored = e.path.strip_prefix("schema/").unwrap();
+        let vendored = vendored.strip_suffix("schema.json").unwrap();
+        let folder = e.upstream.as_deref().unwrap();
+        let mut repo_files = BTreeMap::new();
+        for (rel, bytes) in files {
+            if let Some(inner) = rel.strip_prefix(vendored) {
+                let path = match folder {
+                    "" => inner.to_string(),
+                    _ => format!("{folder}/{inner}"),
+                };
+                repo_files.insert(path, bytes.clone());
+            }
+        }
+        fake_repo(server, &e.repository, reference, sha, date, &repo_files);
+    }
+    vec![
+        ("MCP_UPSTREAM_API", format!("{}/api", server.base)),
+        ("MCP_UPSTREAM_RAW", format!("{}/raw", server.base)),
+    ]
+}
+
+/// One more repository on the fake GitHub of [`fake_github`]: `files` by their path in it.
+pub fn fake_repo(
+    server: &Server,
+    repo: &str,
+    reference: &str,
+    sha: &str,
+    date: &str,
+    files: &BTreeMap<String, Vec<u8>>,
+) {
     server.ok(
         &format!("/api/repos/{repo}/commits/{reference}"),
         format!(r#"{{"sha":"{sha}","commit":{{"committer":{{"date":"{date}T12:00:00Z"}}}}}}"#),
     );
-    let mut tree = vec![
-        serde_json::json!({"path": "README.md", "type": "blob"}),
-        serde_json::json!({"path": "schema", "type": "tree"}),
-    ];
+    let mut tree = vec![serde_json::json!({"path": "README.md", "type": "blob"})];
     for (rel, bytes) in files {
-        tree.push(serde_json::json!({"path": format!("schema/{rel}"), "type": "blob"}));
-        server.ok(&format!("/raw/{repo}/{sha}/schema/{rel}"), bytes.clone());
+        tree.push(serde_json::json!({"path": rel, "type": "blob"}));
+        server.ok(&format!("/raw/{repo}/{sha}/{rel}"), bytes.clone());
     }
     server.ok(
         &format!("/api/repos/{repo}/git/trees/{sha}?recursive=1"),
         serde_json::json!({"sha": "t", "tree": tree, "truncated": false}).to_string(),
     );
-    vec![
-        ("MCP_UPSTREAM_API", format!("{}/api", server.base)),
-        ("MCP_UPSTREAM_RAW", format!("{}/raw", server.base)),
-    ]
 }
 
 /// Upstream's `schema/` folder as this repository vendors it, keyed like `fake_github` wants.
