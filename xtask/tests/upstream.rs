@@ -14,14 +14,31 @@ use mcp_codegen::workspace::{read_lock, tree_digest};
 const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
 
 fn history(version: &str, n: usize) -> Vec<u8> {
-    let dir = repo().join("xtask/tests/history").join(version);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
+    nth_file(&repo().join("xtask/tests/history").join(version), n)
+}
+
+/// The `n`th file of `dir`, by name.
+fn nth_file(dir: &std::path::Path, n: usize) -> Vec<u8> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
         .collect();
     files.sort();
     std::fs::read(&files[n]).unwrap()
+}
+
+/// `drift` finds nothing: every version and extension matches the fake upstream.
+fn no_drift(root: &std::path::Path, vars: &[(&str, &str)]) {
+    let again = xtask(root, &["drift"], vars);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert!(
+        again
+            .stdout
+            .contains("no drift: 6 versions and 2 extensions match upstream"),
+        "{}",
+        again.stdout
+    );
 }
 
 fn env<'a>(pairs: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
@@ -153,15 +170,7 @@ fn github_fetch_takes_a_changed_schema_and_examples_and_drift_sees_it_first() {
     );
     mcp_codegen::workspace::inputs(&root).expect("the lock matches the files after fetch");
 
-    let again = xtask(&root, &["drift"], &vars);
-    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
-    assert!(
-        again
-            .stdout
-            .contains("no drift: 6 versions and 2 extensions match upstream"),
-        "{}",
-        again.stdout
-    );
+    no_drift(&root, &vars);
     let refetch = xtask(&root, &["fetch"], &vars);
     assert!(
         refetch.stdout.contains("nothing to update"),
@@ -705,16 +714,7 @@ fn schema_ts_is_fetched_locked_and_its_changes_are_drift() {
 #[test]
 fn extensions_come_from_their_own_repositories() {
     let root = scratch("extensions");
-    let tasks_history = |n: usize| {
-        let dir = repo().join("schema/ext/tasks/history");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        files.sort();
-        std::fs::read(&files[n]).unwrap()
-    };
+    let tasks_history = |n: usize| nth_file(&repo().join("schema/ext/tasks/history"), n);
     let mut upstream = vendored_upstream();
     // Upstream "changes" the tasks extension back to its second revision, and adds an
     // invalid card to the server card's examples.
@@ -799,15 +799,7 @@ fn extensions_come_from_their_own_repositories() {
     assert_eq!(tasks.sha256, mcp_codegen::sha256_hex(&tasks_history(1)));
     assert_eq!(lock.get("2025-06-18").unwrap().reference, "b0f60ba5");
     mcp_codegen::workspace::extension_inputs(&root).expect("the lock matches the files");
-    let again = xtask(&root, &["drift"], &vars);
-    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
-    assert!(
-        again
-            .stdout
-            .contains("no drift: 6 versions and 2 extensions match upstream"),
-        "{}",
-        again.stdout
-    );
+    no_drift(&root, &vars);
 
     // From a checkout of the extension's repository: its folder is found inside it.
     let checkout = scratch("extensions_checkout").join("ext-tasks");
