@@ -435,6 +435,10 @@ pub struct DocsComparing;
 #[cfg(doctest)]
 pub struct DocsDecoding;
 
+#[doc = include_str!("../../docs/extensions.md")]
+#[cfg(doctest)]
+pub struct DocsExtensions;
+
 #[doc = include_str!("../../docs/fidelity.md")]
 #[cfg(doctest)]
 pub struct DocsFidelity;
