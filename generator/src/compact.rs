@@ -124,6 +124,17 @@ fn render_type(model: &Model, t: &TypeDef, out: &mut String) {
                 if let Some(default) = &f.default {
                     let _ = write!(line, ", default {default}");
                 }
+                if let Some(rule) = &f.text {
+                    if let Some(p) = &rule.pattern {
+                        let _ = write!(line, ", pattern {p:?}");
+                    }
+                    if let Some(n) = rule.min_length {
+                        let _ = write!(line, ", minLength {n}");
+                    }
+                    if let Some(n) = rule.max_length {
+                        let _ = write!(line, ", maxLength {n}");
+                    }
+                }
                 let _ = writeln!(out, "{line}");
             }
             if let Some(additional) = additional {

@@ -27,6 +27,9 @@ pub const UNDERSTOOD_KEYWORDS: &[&str] = &[
     "minimum",
     "description",
     "default",
+    "pattern",
+    "minLength",
+    "maxLength",
 ];
 
 /// Keywords that are accepted and deliberately not represented in the generated types,
@@ -51,14 +54,6 @@ pub const IGNORED_KEYWORDS: &[(&str, &str)] = &[
     (
         "maxItems",
         "array length checks are validation, not shape; arrays stay `Vec`",
-    ),
-    (
-        "minLength",
-        "string length checks are validation, not shape; values stay `String`",
-    ),
-    (
-        "maxLength",
-        "string length checks are validation, not shape; values stay `String`",
     ),
     (
         "exclusiveMinimum",
@@ -261,7 +256,8 @@ fn dialect_url(dialect: Dialect) -> &'static str {
 /// dropped; a `$schema` inside a definition (as converters write one into each) is
 /// dropped when it names the document's dialect, and refused when it names another;
 /// `title` becomes the `description` when there is none (else it is dropped); `pattern`
-/// is documented, not checked: a line of the `description` says it. A schema that is only
+/// is documented (a line of the `description`) and stays, for lowering to give a string
+/// property the strict step's rule. A schema that is only
 /// `not` of the schema every value fits (`{"not": {}}`) is `false`, which it means; any
 /// other `not` stays, and is refused.
 pub fn fold_annotations(
@@ -306,12 +302,14 @@ pub fn fold_annotations(
             }
         }
     }
-    if let Some(pattern) = map.remove("pattern") {
+    if let Some(pattern) = map.get("pattern") {
         let line = format!(
-            "Pattern (documented, not checked when decoding): `{}`",
+            "Pattern (not checked when decoding): `{}`",
             pattern.as_str().unwrap_or_default()
         );
         let description = match map.get("description").and_then(Value::as_str) {
+            // Folded once: a schema read twice keeps one line.
+            Some(d) if d.ends_with(&line) => d.to_string(),
             Some(d) => format!("{d}\n\n{line}"),
             None => line,
         };

@@ -25,6 +25,8 @@ struct Lowerer<'a> {
     consts: BTreeMap<String, ConstDef>,
     /// Marker name of every string const in the document.
     const_names: BTreeMap<String, String>,
+    /// The document's notes, and what lowering adds (a pattern it cannot check).
+    notes: Vec<String>,
 }
 
 /// Lowers a schema document to the model of one protocol version.
@@ -63,6 +65,7 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
         types: BTreeMap::new(),
         consts: BTreeMap::new(),
         const_names: const_names(doc),
+        notes: doc.notes.clone(),
     };
     for (name, schema) in &doc.defs {
         lw.lower_def(name, schema)?;
@@ -80,7 +83,7 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
         types: lw.types.into_values().collect(),
         consts: lw.consts.into_values().collect(),
         methods,
-        notes: doc.notes.clone(),
+        notes: lw.notes,
     })
 }
 
@@ -771,6 +774,7 @@ impl Lowerer<'_> {
                 deprecated: None,
                 default: schema.get("default").cloned(),
                 description: description(schema),
+                text: self.text_rule(schema, &here)?,
             });
         }
         let additional = self.additional(map, name, at)?;
@@ -781,6 +785,47 @@ impl Lowerer<'_> {
             ));
         }
         Ok(Kind::Struct { fields, additional })
+    }
+
+    /// The `pattern`, `minLength` and `maxLength` of a property whose schema, or the
+    /// definition its `$ref` names, is a string with any of them. A pattern the runtime's
+    /// matcher does not read is left out, with a note (it stays in the documentation).
+    fn text_rule(
+        &mut self,
+        schema: &Value,
+        at: &str,
+    ) -> Result<Option<crate::model::TextRule>, Error> {
+        let mut string = schema;
+        if let Some(Value::String(r)) = schema.get("$ref") {
+            let target = self.doc.resolve_ref(r, &format!("{at}/$ref"))?;
+            string = &self.doc.defs[target];
+        }
+        if string.get("type").and_then(Value::as_str) != Some("string") {
+            return Ok(None);
+        }
+        let length = |key: &str| string.get(key).and_then(Value::as_u64);
+        let mut pattern = string
+            .get("pattern")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some(p) = &pattern {
+            if let Err(e) = mcp_spec_rt::pattern::Pattern::parse(p) {
+                self.notes.push(format!(
+                    "{} at {at}: the pattern `{p}` is documented, not checked: the runtime's \
+                     matcher does not read it: {e}",
+                    self.doc.file
+                ));
+                pattern = None;
+            }
+        }
+        let rule = crate::model::TextRule {
+            pattern,
+            min_length: length("minLength"),
+            max_length: length("maxLength"),
+        };
+        let empty =
+            rule.pattern.is_none() && rule.min_length.is_none() && rule.max_length.is_none();
+        Ok((!empty).then_some(rule))
     }
 
     /// Merges the parts of an `allOf` into one object schema.

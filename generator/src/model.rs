@@ -218,6 +218,25 @@ pub struct Field {
     /// Raw description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// What the strict step checks of a string property beyond its type, from its schema
+    /// or the string definition it refers to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<TextRule>,
+}
+
+/// A string's `pattern`, `minLength` and `maxLength`: not checked when decoding, checked
+/// by the runtime's strict step (`rt::strict::Text`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextRule {
+    /// The pattern, when the runtime's matcher reads it (`rt::pattern`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// `minLength`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    /// `maxLength`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
 }
 
 /// One arm of a union.

@@ -61,6 +61,74 @@ fn the_extensions_generate_and_build() {
         tasks.contains("The `status` property picks the arm"),
         "GetTaskResult is not tagged by status"
     );
+    // The server card's official instances, in the scratch crate's tests: each valid one
+    // decodes strictly and writes back the same JSON; each invalid one is refused, and the
+    // error says where.
+    let examples = root.join("schema/ext/server-card/examples/ServerCard");
+    let mut cards = String::from(
+        "#[cfg(test)]\nmod cards {\n    use mcp_spec_rt::strict;\n\n    const VALID: &[(&str, &str)] = &[\n",
+    );
+    let listed = |kind: &str| {
+        let mut files: Vec<String> = std::fs::read_dir(examples.join(kind))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        files.sort();
+        files
+    };
+    let (valid, invalid) = (listed("valid"), listed("invalid"));
+    for file in &valid {
+        let path = examples.join("valid").join(file);
+        cards.push_str(&format!(
+            "        ({file:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    cards.push_str("    ];\n    const INVALID: &[(&str, &str)] = &[\n");
+    for file in &invalid {
+        let path = examples.join("invalid").join(file);
+        cards.push_str(&format!(
+            "        ({file:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    let report = scratch.join("cards.txt");
+    let _ = std::fs::remove_file(&report);
+    cards.push_str(&format!(
+        "    ];\n    const REPORT: &str = {:?};\n",
+        report.display().to_string()
+    ));
+    cards.push_str(
+        r#"
+    #[test]
+    fn cards() {
+        let mut lines = String::new();
+        let mut println = |line: String| {
+            lines.push_str(&line);
+            lines.push('\n');
+        };
+        for (file, text) in VALID {
+            let card: crate::server_card::ServerCard =
+                strict::from_str(text).unwrap_or_else(|e| panic!("valid/{file}: {e}"));
+            let back = serde_json::to_value(&card).unwrap();
+            let came: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(back, came, "valid/{file} writes back otherwise");
+            println(format!("valid/{file}: decoded, written back"));
+        }
+        for (file, text) in INVALID {
+            match strict::from_str::<crate::server_card::ServerCard>(text) {
+                Ok(_) => panic!("invalid/{file} decoded"),
+                Err(e) => println(format!("invalid/{file}: refused: {e}")),
+            }
+        }
+        std::fs::write(REPORT, lines).unwrap();
+    }
+}
+"#,
+    );
+    write_if_changed(&src.join("cards.rs"), &cards);
+    lib.push_str("include!(\"cards.rs\");\n");
     write_if_changed(&src.join("lib.rs"), &lib);
     let out = scratch_crate(
         &root,
@@ -74,6 +142,34 @@ fn the_extensions_generate_and_build() {
         "the extensions' Rust does not build:\n{}",
         first_errors(&String::from_utf8_lossy(&out.stderr), 60)
     );
+    let out = scratch_crate(
+        &root,
+        &scratch,
+        "extensions-compile",
+        &["test", "--lib"],
+        "RUSTFLAGS",
+    );
+    assert!(
+        out.status.success(),
+        "the server card's instances:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        first_errors(&String::from_utf8_lossy(&out.stderr), 60)
+    );
+    let stdout = std::fs::read_to_string(&report).unwrap();
+    println!("{stdout}");
+    // Every official instance is accounted for, each invalid one refused with its path.
+    assert_eq!((valid.len(), invalid.len()), (2, 5));
+    for expected in [
+        "valid/minimal.json: decoded, written back",
+        "valid/templated-remote.json: decoded, written back",
+        "invalid/bad-name-pattern.json: refused: at `name`: \"no-slash-in-name\" does not match the pattern `^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`",
+        "invalid/date-versioned-schema.json: refused: at `$schema`: \"https://static.modelcontextprotocol.io/schemas/2025-11-25/server-card.schema.json\" does not match",
+        "invalid/missing-name.json: refused: at `name`: missing field `name`",
+        "invalid/missing-schema.json: refused: at `$schema`: missing field `$schema`",
+        "invalid/wrong-schema-name.json: refused: at `$schema`: \"https://static.modelcontextprotocol.io/schemas/v1/server.schema.json\" does not match",
+    ] {
+        assert!(stdout.contains(expected), "{expected}\n{stdout}");
+    }
 }
 
 /// Every revision of an extension's schema that upstream published (vendored in

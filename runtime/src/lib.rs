@@ -53,6 +53,7 @@ pub mod jsonrpc;
 pub mod lifecycle;
 pub mod method;
 pub mod path;
+pub mod pattern;
 pub mod raw;
 mod read;
 pub mod router;

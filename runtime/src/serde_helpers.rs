@@ -31,10 +31,10 @@ use serde::{Deserialize, Deserializer};
 /// types come from the struct.
 #[macro_export]
 macro_rules! open_object {
-    ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* $(,)? }) => {
+    ($name:ident { $( $field:ident : $wire:literal $($how:ident)? $(=> $rule:expr)? ),* $(,)? }) => {
         $crate::__object_deserialize!($name { $( $field : $wire $($how)? ),* } extra);
         $crate::__object_serialize!($name { $( $field : $wire $($how)? ),* } extra);
-        $crate::__object_check!($name { $( $field : $wire ),* } extra);
+        $crate::__object_check!($name { $( $field : $wire $(=> $rule)? ),* } extra);
     };
 }
 
@@ -43,10 +43,10 @@ macro_rules! open_object {
 /// "unknown field" error, listing the named ones); there is no `extra`.
 #[macro_export]
 macro_rules! closed_object {
-    ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* $(,)? }) => {
+    ($name:ident { $( $field:ident : $wire:literal $($how:ident)? $(=> $rule:expr)? ),* $(,)? }) => {
         $crate::__object_deserialize!($name { $( $field : $wire $($how)? ),* });
         $crate::__object_serialize!($name { $( $field : $wire $($how)? ),* });
-        $crate::__object_check!($name { $( $field : $wire ),* });
+        $crate::__object_check!($name { $( $field : $wire $(=> $rule)? ),* });
     };
 }
 
@@ -87,15 +87,19 @@ macro_rules! newtype {
 }
 
 /// The [`Check`](crate::strict::Check) of [`open_object!`](crate::open_object) and
-/// [`closed_object!`](crate::closed_object): each field at its property (`extra` holds
-/// no catch-all).
+/// [`closed_object!`](crate::closed_object): each field at its property, a string field
+/// against its [`Text`](crate::strict::Text) rule when it has one (`=>` after the
+/// property's name), and `extra` holds no catch-all.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __object_check {
-    ($name:ident { $( $field:ident : $wire:literal ),* } $($extra:ident)?) => {
+    ($name:ident { $( $field:ident : $wire:literal $(=> $rule:expr)? ),* } $($extra:ident)?) => {
         impl $crate::strict::Check for $name {
             fn check(&self, path: &mut $crate::strict::Path, found: &mut $crate::strict::Found) {
-                $( $crate::strict::field(&self.$field, $wire, path, found); )*
+                $(
+                    $crate::strict::field(&self.$field, $wire, path, found);
+                    $( $crate::strict::text(&self.$field, $wire, &$rule, path, found); )?
+                )*
                 $( $crate::strict::extra_undeclared(&self.$extra, path, found); )?
                 let _ = (path, found);
             }

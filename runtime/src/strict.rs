@@ -74,6 +74,16 @@ pub enum IssueKind {
         /// The value as it came.
         value: Value,
     },
+    /// A string that breaks its property's `pattern`, `minLength` or `maxLength` (a
+    /// [`Text`] rule), which decoding does not check.
+    Text {
+        /// The string, as decoded.
+        value: String,
+        /// What it breaks: "does not match the pattern `^a+$`", "has 2 characters, fewer
+        /// than 3", or "cannot be checked against the pattern `(a+)+$`: the match takes
+        /// more than the matcher's bounds" ([`pattern`](crate::pattern)).
+        broken: String,
+    },
 }
 
 impl fmt::Display for Issue {
@@ -99,6 +109,7 @@ impl fmt::Display for IssueKind {
             IssueKind::NotKept { value } => {
                 write!(f, "{value} is not allowed here and is not kept")
             }
+            IssueKind::Text { value, broken } => write!(f, "{value:?} {broken}"),
         }
     }
 }
@@ -191,6 +202,101 @@ pub fn extra_undeclared<E: crate::serde_helpers::Extra>(
 /// The catch-alls in `value`, in document order. Empty for a value of this version.
 pub fn issues<T: Check + ?Sized>(value: &T) -> Vec<Issue> {
     found(value).issues
+}
+
+/// What a string property's schema asks of its value beyond being a string: its `pattern`
+/// (ECMA-262, read by [`pattern`](crate::pattern)), `minLength` and `maxLength` (in
+/// characters, as JSON Schema counts them). Decoding does not check it; the strict step
+/// does, for each property the generator gives one (a property whose own schema is a
+/// string with any of the three).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Text {
+    /// The pattern, if any.
+    pub pattern: Option<&'static str>,
+    /// The fewest characters, if a bound.
+    pub min_length: Option<u64>,
+    /// The most characters, if a bound.
+    pub max_length: Option<u64>,
+}
+
+impl Text {
+    /// What `value` breaks of this rule, if anything.
+    pub fn broken(&self, value: &str) -> Option<String> {
+        let length = value.chars().count() as u64;
+        if let Some(min) = self.min_length.filter(|min| length < *min) {
+            return Some(format!("has {length} characters, fewer than {min}"));
+        }
+        if let Some(max) = self.max_length.filter(|max| length > *max) {
+            return Some(format!("has {length} characters, more than {max}"));
+        }
+        let pattern = self.pattern?;
+        let read = match crate::pattern::Pattern::parse(pattern) {
+            Ok(read) => read,
+            // The generator gives a rule only patterns the matcher reads.
+            Err(e) => {
+                return Some(format!(
+                    "cannot be checked against the pattern `{pattern}`: {e}"
+                ));
+            }
+        };
+        match read.matches(value) {
+            Some(true) => None,
+            Some(false) => Some(format!("does not match the pattern `{pattern}`")),
+            None => Some(format!(
+                "cannot be checked against the pattern `{pattern}`: the match takes more \
+                 than the matcher's bounds"
+            )),
+        }
+    }
+}
+
+/// A string, or an optional one, that a [`Text`] rule applies to.
+#[doc(hidden)]
+pub trait AsText {
+    /// The string, if there is one.
+    fn as_text(&self) -> Option<&str>;
+}
+
+impl AsText for String {
+    fn as_text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+impl AsText for Option<String> {
+    fn as_text(&self) -> Option<&str> {
+        self.as_deref()
+    }
+}
+
+/// An optional property that may be `null`.
+impl AsText for Option<Option<String>> {
+    fn as_text(&self) -> Option<&str> {
+        self.as_ref().and_then(Option::as_deref)
+    }
+}
+
+/// Checks the string property `key` against its rule (the per-type macros call this for
+/// each field that has one).
+#[doc(hidden)]
+pub fn text<T: AsText + ?Sized>(
+    value: &T,
+    key: &str,
+    rule: &Text,
+    path: &mut Path,
+    found: &mut Found,
+) {
+    let Some(value) = value.as_text() else {
+        return;
+    };
+    if let Some(broken) = rule.broken(value) {
+        let len = path.push_key(key);
+        found.issues.push(path.issue(IssueKind::Text {
+            value: value.to_string(),
+            broken,
+        }));
+        path.0.truncate(len);
+    }
 }
 
 /// Walks the property `key` of an object (the per-type macros call this for each field).
@@ -387,5 +493,74 @@ fn same_number(a: &Number, b: &Number) -> bool {
         (Some(x), Some(y), _, _) => x == y,
         (_, _, Some(x), Some(y)) => x == y,
         _ => a.as_f64() == b.as_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_rule_counts_characters_and_matches_its_pattern() {
+        let name = Text {
+            pattern: Some("^[a-z]+/[a-z]+$"),
+            min_length: Some(3),
+            max_length: Some(5),
+        };
+        assert_eq!(name.broken("a/b"), None);
+        let short = Text {
+            pattern: None,
+            min_length: None,
+            max_length: Some(3),
+        };
+        assert_eq!(short.broken("é/é"), None, "characters, not bytes");
+        assert_eq!(name.broken("ab").unwrap(), "has 2 characters, fewer than 3");
+        assert_eq!(
+            name.broken("abc/de").unwrap(),
+            "has 6 characters, more than 5"
+        );
+        assert_eq!(
+            name.broken("abcd").unwrap(),
+            "does not match the pattern `^[a-z]+/[a-z]+$`"
+        );
+        let costly = Text {
+            pattern: Some("^(a+)+$"),
+            min_length: None,
+            max_length: None,
+        };
+        let broken = costly.broken(&format!("{}b", "a".repeat(40))).unwrap();
+        assert!(broken.starts_with("cannot be checked"), "{broken}");
+        let unread = Text {
+            pattern: Some("(?=x)"),
+            min_length: None,
+            max_length: None,
+        };
+        assert!(unread.broken("x").unwrap().contains("lookaround"));
+    }
+
+    #[test]
+    fn a_broken_rule_is_an_issue_at_its_property() {
+        let rule = Text {
+            pattern: Some("^v1$"),
+            min_length: None,
+            max_length: None,
+        };
+        let mut found = Found::default();
+        let mut path = Path::default();
+        text(
+            &Some("v2".to_string()),
+            "$schema",
+            &rule,
+            &mut path,
+            &mut found,
+        );
+        text(&None::<String>, "other", &rule, &mut path, &mut found);
+        text(&Some(None::<String>), "null", &rule, &mut path, &mut found);
+        assert_eq!(found.issues.len(), 1);
+        assert_eq!(
+            found.issues[0].to_string(),
+            "at `$schema`: \"v2\" does not match the pattern `^v1$`"
+        );
+        assert!(path.0.is_empty(), "the path is restored");
     }
 }

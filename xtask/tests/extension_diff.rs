@@ -34,7 +34,11 @@ fn the_tasks_extensions_revisions_diff() {
     ] {
         assert!(run.stdout.contains(expected), "{expected}\n{}", run.stdout);
     }
-    let json = xtask(&root, &["diff", first, last, "--format", "json", "--breaking-only"], &[]);
+    let json = xtask(
+        &root,
+        &["diff", first, last, "--format", "json", "--breaking-only"],
+        &[],
+    );
     assert_eq!(json.code, 0, "{}", json.stderr);
     let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     let text = value.to_string();

@@ -824,6 +824,29 @@ impl Emitter<'_> {
             .map(|why| quote!(#[deprecated(note = #why)]));
         let inner = self.held_ty(&f.ty, f.boxed);
         let mut doc = self.docs(f.description.as_deref());
+        if let Some(rule) = &f.text {
+            let mut asks = Vec::new();
+            if let Some(p) = &rule.pattern {
+                asks.push(format!("matches `{p}`"));
+            }
+            match (rule.min_length, rule.max_length) {
+                (Some(min), Some(max)) if min == max => {
+                    asks.push(format!("has exactly {min} characters"));
+                }
+                (Some(min), Some(max)) => asks.push(format!("has {min} to {max} characters")),
+                (Some(min), None) => asks.push(format!("has at least {min} characters")),
+                (None, Some(max)) => asks.push(format!("has at most {max} characters")),
+                (None, None) => {}
+            }
+            if !doc.is_empty() {
+                doc.push(String::new());
+            }
+            doc.push(format!(
+                "The schema asks that it {}: the runtime's strict step (`strict::from_str`, \
+                 `strict::issues`) checks it, decoding does not.",
+                asks.join(" and ")
+            ));
+        }
         let wire = &f.wire;
         let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
         // The serde impls come from the runtime's macros; these attributes tell the
@@ -1022,7 +1045,25 @@ impl Emitter<'_> {
                 (false, true, false) => quote!(optional_nullable),
                 (false, true, true) => quote!(optional_nullable_int),
             };
-            quote!(#field: #wire #how)
+            let rule = f.text.as_ref().map(|rule| {
+                let option = |v: Option<u64>| match v {
+                    Some(n) => quote!(::std::option::Option::Some(#n)),
+                    None => quote!(::std::option::Option::None),
+                };
+                let pattern = match &rule.pattern {
+                    Some(p) => quote!(::std::option::Option::Some(#p)),
+                    None => quote!(::std::option::Option::None),
+                };
+                let (min, max) = (option(rule.min_length), option(rule.max_length));
+                quote! {
+                    => crate::rt::strict::Text {
+                        pattern: #pattern,
+                        min_length: #min,
+                        max_length: #max,
+                    }
+                }
+            });
+            quote!(#field: #wire #how #rule)
         });
         let mac = format_ident!("{}", if open { OPEN_OBJECT } else { CLOSED_OBJECT });
         quote! {
