@@ -8,13 +8,7 @@ use common::*;
 #[test]
 fn the_tasks_extensions_revisions_diff() {
     let root = repo();
-    let history = root.join("schema/ext/tasks/history");
-    let mut revisions: Vec<_> = std::fs::read_dir(&history)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    revisions.sort();
+    let revisions = sorted_files(&root.join("schema/ext/tasks/history"));
     let (first, last) = (&revisions[0], revisions.last().unwrap());
     let (first, last) = (first.to_str().unwrap(), last.to_str().unwrap());
     let run = xtask(&root, &["diff", first, last], &[]);

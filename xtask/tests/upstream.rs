@@ -19,13 +19,7 @@ fn history(version: &str, n: usize) -> Vec<u8> {
 
 /// The `n`th file of `dir`, by name.
 fn nth_file(dir: &std::path::Path, n: usize) -> Vec<u8> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
-    std::fs::read(&files[n]).unwrap()
+    std::fs::read(&sorted_files(dir)[n]).unwrap()
 }
 
 /// `drift` finds nothing: every version and extension matches the fake upstream.

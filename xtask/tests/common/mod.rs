@@ -30,6 +30,17 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The files of `dir`, by name.
+pub fn sorted_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+}
+
 /// Copies every file under `from` to `to`.
 pub fn copy_tree(from: &Path, to: &Path) {
     for (rel, bytes) in read_tree(from).unwrap() {
