@@ -460,6 +460,20 @@ fn check_keywords(
                     format!("`minimum` must be a number, found {value}"),
                 ));
             }
+            "pattern" if !value.is_string() => {
+                return Err(Error::at(
+                    &doc.file,
+                    &here,
+                    format!("`pattern` must be a string, found {value}"),
+                ));
+            }
+            "minLength" | "maxLength" if !value.is_u64() => {
+                return Err(Error::at(
+                    &doc.file,
+                    &here,
+                    format!("`{key}` must be a non-negative integer, found {value}"),
+                ));
+            }
             "anyOf" | "oneOf" | "allOf" => {
                 let Value::Array(items) = value else {
                     return Err(Error::at(

@@ -433,8 +433,12 @@ impl Lowerer<'_> {
         // String consts beside a plain string arm: an open set of strings.
         let plain_string = |a: &Value| {
             a.get("type") == Some(&Value::String("string".into()))
-                && a.as_object()
-                    .is_some_and(|m| m.keys().all(|k| k == "type" || k == "description"))
+                && a.as_object().is_some_and(|m| {
+                    m.keys().all(|k| {
+                        ["type", "description", "pattern", "minLength", "maxLength"]
+                            .contains(&k.as_str())
+                    })
+                })
         };
         if arms.iter().any(|a| plain_string(&a.schema))
             && arms
@@ -764,6 +768,7 @@ impl Lowerer<'_> {
             }
             let inline_name = format!("{name}{}", names::type_name(wire));
             let (ty, nullable) = self.lower_ref(schema, &inline_name, &here)?;
+            let text = self.text_rule(schema, &ty, &here)?;
             fields.push(Field {
                 name: field_name,
                 wire: wire.clone(),
@@ -774,7 +779,7 @@ impl Lowerer<'_> {
                 deprecated: None,
                 default: schema.get("default").cloned(),
                 description: description(schema),
-                text: self.text_rule(schema, &here)?,
+                text,
             });
         }
         let additional = self.additional(map, name, at)?;
@@ -787,20 +792,29 @@ impl Lowerer<'_> {
         Ok(Kind::Struct { fields, additional })
     }
 
-    /// The `pattern`, `minLength` and `maxLength` of a property whose schema, or the
-    /// definition its `$ref` names, is a string with any of them. A pattern the runtime's
-    /// matcher does not read is left out, with a note (it stays in the documentation).
+    /// The `pattern`, `minLength` and `maxLength` of a property held as a `String`: its
+    /// schema is a plain string, or a `$ref` to a definition that is one (not an enum, a
+    /// const or a union, whose types are not `String`). A pattern the runtime's matcher
+    /// does not read is left out, with a note (it stays in the documentation).
     fn text_rule(
         &mut self,
         schema: &Value,
+        ty: &TypeRef,
         at: &str,
     ) -> Result<Option<crate::model::TextRule>, Error> {
-        let mut string = schema;
-        if let Some(Value::String(r)) = schema.get("$ref") {
-            let target = self.doc.resolve_ref(r, &format!("{at}/$ref"))?;
-            string = &self.doc.defs[target];
-        }
-        if string.get("type").and_then(Value::as_str) != Some("string") {
+        let string = match (ty, schema.get("$ref")) {
+            (TypeRef::String, None) => schema,
+            (TypeRef::Named(_), Some(Value::String(r))) => {
+                let target = self.doc.resolve_ref(r, &format!("{at}/$ref"))?;
+                &self.doc.defs[target]
+            }
+            _ => return Ok(None),
+        };
+        let plain = string.get("type").and_then(Value::as_str) == Some("string")
+            && ["enum", "const", "anyOf", "oneOf", "allOf", "$ref"]
+                .iter()
+                .all(|k| string.get(k).is_none());
+        if !plain {
             return Ok(None);
         }
         let length = |key: &str| string.get(key).and_then(Value::as_u64);
@@ -1677,6 +1691,11 @@ fn merge_property(a: &Value, b: &Value) -> Option<Value> {
     let mut out = a.clone();
     for (k, v) in b {
         match out.get(k) {
+            // Both must hold; one rule cannot say so: neither is checked (both stay
+            // documented in the descriptions).
+            Some(prev) if prev != v && k == "pattern" => {
+                out.remove(k);
+            }
             Some(prev) if prev != v && k != "description" => {
                 if let (Value::Object(_), Value::Object(_)) = (prev, v) {
                     let merged = merge_property(prev, v)?;

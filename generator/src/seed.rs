@@ -147,6 +147,26 @@ pub fn seed(input: &Input, settings: &Settings) -> Result<Seeded, Error> {
         .filter(|(name, _)| kept.contains(name.as_str()))
         .map(|(n, p)| (n.clone(), p.clone()))
         .collect();
+    // A type of the user's holds the string its own way: the strict step's string rule
+    // is not given to it.
+    let replaced: std::collections::BTreeSet<String> = model
+        .types
+        .iter()
+        .filter(|t| match &t.origin {
+            model::Origin::Definition(d) => replacements.contains_key(d),
+            _ => false,
+        })
+        .map(|t| t.name.clone())
+        .collect();
+    for t in &mut model.types {
+        if let model::Kind::Struct { fields, .. } = &mut t.kind {
+            for f in fields {
+                if matches!(&f.ty, model::TypeRef::Named(n) if replaced.contains(n)) {
+                    f.text = None;
+                }
+            }
+        }
+    }
     let mut files = emit::emit_with(&model, &input.path, settings, &replacements)?;
     files.sort();
     let module = settings

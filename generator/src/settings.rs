@@ -195,7 +195,7 @@ pub const REPOSITORY_RUNTIME: &str = "crate::rt";
 /// The version of the runtime's interface to generated code that this generator emits
 /// for (`mcp_spec_rt::CODEGEN_INTERFACE`): generated code checks it at compile time, and
 /// fails with a message that says which runtime it needs.
-pub const RUNTIME_INTERFACE: u32 = 3;
+pub const RUNTIME_INTERFACE: u32 = 4;
 
 impl Settings {
     /// The settings of this repository's crate, `mcp-spec-types`, for the version module

@@ -222,3 +222,38 @@ fn generated_code_refuses_a_runtime_of_another_interface() {
         first_errors(&String::from_utf8_lossy(&out.stderr), 30)
     );
 }
+
+/// A string definition replaced by a type of the user's keeps no string rule: the strict
+/// step's check is for `String`s, and the user's type holds the string its own way.
+#[test]
+fn a_replaced_string_definition_keeps_no_string_rule() {
+    let schema = workspace().join("generator/tests/fixtures/ok/keywords.json");
+    let input = seed::input_from_file(&schema).unwrap();
+    let plain = Settings {
+        module: Some("keywords".into()),
+        ..Settings::default()
+    };
+    let rule = "sku: \"sku\" =>";
+    let module = |settings: &Settings| {
+        let seeded = seed::seed(&input, settings).unwrap();
+        seeded
+            .files
+            .iter()
+            .map(|(_, text)| text.clone())
+            .collect::<String>()
+    };
+    assert!(
+        module(&plain).contains(rule),
+        "the plain module checks `sku`"
+    );
+    let replaced = Settings {
+        types: BTreeMap::from([(
+            "Sku".to_string(),
+            type_settings(|t| t.replace = Some("crate::MySku".into())),
+        )]),
+        ..plain
+    };
+    let text = module(&replaced);
+    assert!(text.contains("pub type Sku = crate::MySku;"), "replaced");
+    assert!(!text.contains(rule), "a replaced type keeps no rule");
+}

@@ -17,7 +17,7 @@ pub use serde_json;
 /// fails, saying which runtime it needs, against a runtime of another interface. It
 /// changes whenever generated code of one would not compile, or would behave otherwise,
 /// against the other.
-pub const CODEGEN_INTERFACE: u32 = 3;
+pub const CODEGEN_INTERFACE: u32 = 4;
 
 /// `schemars`, for the `JsonSchema` impls of the runtime's macros (the runtime's feature
 /// `schemars`).

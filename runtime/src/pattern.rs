@@ -3,26 +3,29 @@
 //! strict step ([`strict`](crate::strict)) to report a string that does not match.
 //!
 //! What it reads: characters and escaped characters (`\.`, `\{`, `\t`, `\x41`, `\u0041`,
-//! `\u{1F600}`), `.`, the classes `\d \D \w \W \s \S`, bracketed classes with ranges and
-//! negation (`[a-z0-9._-]`, `[^\s]`), groups (`(...)`, `(?:...)`), alternation `|`,
-//! the quantifiers `* + ? {n} {n,} {n,m}` (greedy, or lazy with a `?` after them), and
-//! the anchors `^` and `$`. A pattern is not anchored unless it says so: it matches a
-//! string that contains a match, as JSON Schema says. What it does not read (a
-//! backreference, a lookaround, a word boundary, a Unicode property class, a named group)
-//! is refused when the pattern is read, with what and where, and the generator then
-//! documents the pattern without checking it.
+//! a surrogate pair `\uD83D\uDE00`, `\u{1F600}`), `.`, the classes `\d \D \w \W \s \S`,
+//! bracketed classes with ranges and negation (`[a-z0-9._-]`, `[^\s]`), groups (`(...)`,
+//! `(?:...)`), alternation `|`, the quantifiers `* + ? {n} {n,} {n,m}` (greedy, or lazy
+//! with a `?` after them), and the anchors `^` and `$`. A pattern is not anchored unless
+//! it says so: it matches a string that contains a match, as JSON Schema says. What it
+//! does not read (a backreference, a lookaround, a word boundary, a Unicode property
+//! class, a named group, a control escape `\c`) is refused when the pattern is read, with
+//! what and where, and the generator then documents the pattern without checking it.
 //!
 //! Matching backtracks, within bounds: [`Pattern::matches`] gives `None`, not an answer,
-//! for a string whose match would take more than [`STEPS`] steps or nest deeper than
-//! [`DEPTH`] (a pattern such as `(a+)+$` on a long run of `a`s). A repeated single
-//! character or class (`[^\s]*`) is matched in a loop, so a long string does not nest.
+//! for a string whose match would take more than [`STEPS`] steps (each character a
+//! repetition passes is one) or nest deeper than [`DEPTH`] (a pattern such as `(a+)+$` on
+//! a long run of `a`s). A repeated single character or class (`[^\s]*`) is matched in a
+//! loop, so a long string does not nest; a pattern anchored at `^` is tried at the start
+//! only.
 
 use std::fmt;
 
 /// The most steps one match may take.
-pub const STEPS: u32 = 1_000_000;
-/// The deepest one match may nest: a repetition of a group nests a few levels (one per
-/// part of it), so a group repeated more than about 200 times gives no answer.
+pub const STEPS: u64 = 10_000_000;
+/// The deepest one match may nest: each repetition of a group nests a few levels (one per
+/// part of it and two more), so a group repeated more than about a hundred times, fewer
+/// for a longer group, gives no answer.
 pub const DEPTH: u32 = 1_000;
 
 /// A pattern, read.
@@ -93,8 +96,19 @@ impl Set {
         match self {
             Set::Digit => c.is_ascii_digit(),
             Set::Word => c.is_ascii_alphanumeric() || c == '_',
-            // ECMA-262's WhiteSpace and LineTerminator.
-            Set::Space => c.is_whitespace() || c == '\u{feff}',
+            // ECMA-262's WhiteSpace and LineTerminator (not U+0085, which Rust's
+            // `is_whitespace` counts).
+            Set::Space => matches!(
+                c,
+                '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+                    ..='\u{200a}'
+                        | '\u{2028}'
+                        | '\u{2029}'
+                        | '\u{202f}'
+                        | '\u{205f}'
+                        | '\u{3000}'
+                        | '\u{feff}'
+            ),
         }
     }
 }
@@ -128,6 +142,13 @@ impl Pattern {
         Ok(Pattern { alternatives })
     }
 
+    /// Whether every alternative starts with `^`: then only a match at the start counts.
+    fn anchored(&self) -> bool {
+        self.alternatives
+            .iter()
+            .all(|seq| seq.first() == Some(&Node::Start))
+    }
+
     /// Whether `text` contains a match; `None` when finding out would take more than
     /// [`STEPS`] steps or nest deeper than [`DEPTH`].
     pub fn matches(&self, text: &str) -> Option<bool> {
@@ -137,11 +158,12 @@ impl Pattern {
             depth: 0,
             exhausted: false,
         };
-        for start in 0..=m.text.len() {
+        let last = if self.anchored() { 0 } else { m.text.len() };
+        for start in 0..=last {
             if m.alt(&self.alternatives, start, &mut |_, _| true) {
                 return Some(true);
             }
-            if m.exhausted {
+            if m.exhausted || !m.step(1) {
                 return None;
             }
         }
@@ -402,7 +424,7 @@ impl Reader {
                     .and_then(char::from_u32);
                 Node::Char(code.ok_or_else(|| self.fail("`\\u{...}` that is no character"))?)
             }
-            'u' => Node::Char(self.hex(4)?),
+            'u' => Node::Char(self.utf16()?),
             'b' | 'B' => return Err(self.fail("a word boundary (`\\b`, `\\B`) is not supported")),
             '1'..='9' => return Err(self.fail("a backreference is not supported")),
             'p' | 'P' => return Err(self.fail("a Unicode property class is not supported")),
@@ -416,16 +438,38 @@ impl Reader {
         })
     }
 
-    fn hex(&mut self, n: usize) -> Result<char, PatternError> {
+    /// `\uXXXX` (after the `u`): a character, or a surrogate pair written as two escapes.
+    fn utf16(&mut self) -> Result<char, PatternError> {
+        let unit = self.hex_units(4)?;
+        let pair = self.chars.get(self.at..self.at + 2) == Some(&['\\', 'u'][..]);
+        if (0xD800..0xDC00).contains(&unit) && pair {
+            let back = self.at;
+            self.at += 2;
+            let low = self.hex_units(4)?;
+            if (0xDC00..0xE000).contains(&low) {
+                let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                return char::from_u32(code)
+                    .ok_or_else(|| self.fail("a surrogate pair that is no character"));
+            }
+            self.at = back;
+        }
+        char::from_u32(unit)
+            .ok_or_else(|| self.fail("an escape that is no character (a lone surrogate)"))
+    }
+
+    /// `n` hex digits, as a number.
+    fn hex_units(&mut self, n: usize) -> Result<u32, PatternError> {
         let digits: String = self.chars.iter().skip(self.at).take(n).collect();
-        if digits.len() != n || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        if digits.chars().count() != n || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(self.fail(format!("an escape that needs {n} hex digits")));
         }
         self.at += n;
-        u32::from_str_radix(&digits, 16)
-            .ok()
-            .and_then(char::from_u32)
-            .ok_or_else(|| self.fail("an escape that is no character (a lone surrogate)"))
+        u32::from_str_radix(&digits, 16).map_err(|_| self.fail("an escape that needs hex digits"))
+    }
+
+    fn hex(&mut self, n: usize) -> Result<char, PatternError> {
+        let unit = self.hex_units(n)?;
+        char::from_u32(unit).ok_or_else(|| self.fail("an escape that is no character"))
     }
 }
 
@@ -434,24 +478,38 @@ type Then<'k> = dyn FnMut(&mut Matcher, usize) -> bool + 'k;
 
 struct Matcher {
     text: Vec<char>,
-    steps: u32,
+    steps: u64,
     depth: u32,
     exhausted: bool,
 }
 
 impl Matcher {
-    /// Counts a step and a level; false when a bound is passed (then `exhausted`).
-    fn enter(&mut self) -> bool {
-        self.steps += 1;
-        self.depth += 1;
-        if self.steps > STEPS || self.depth > DEPTH {
+    /// Counts `n` steps; false when the bound is passed (then `exhausted`).
+    fn step(&mut self, n: u64) -> bool {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > STEPS {
             self.exhausted = true;
         }
         !self.exhausted
     }
 
+    /// Counts a step and a level; false when a bound is passed (then `exhausted`, and the
+    /// level is not taken).
+    fn enter(&mut self) -> bool {
+        if self.exhausted || !self.step(1) {
+            return false;
+        }
+        if self.depth >= DEPTH {
+            self.exhausted = true;
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
     fn alt(&mut self, alt: &Alt, pos: usize, then: &mut Then<'_>) -> bool {
-        alt.iter().any(|seq| self.seq(seq, pos, then))
+        alt.iter()
+            .any(|seq| !self.exhausted && self.seq(seq, pos, then))
     }
 
     fn seq(&mut self, nodes: &[Node], pos: usize, then: &mut Then<'_>) -> bool {
@@ -527,6 +585,10 @@ impl Matcher {
         while n < limit && self.single(node, pos + n) == Some(true) {
             n += 1;
         }
+        // Each character passed is a step.
+        if !self.step(n as u64) {
+            return false;
+        }
         let min = min as usize;
         if n < min {
             return false;
@@ -535,7 +597,7 @@ impl Matcher {
             m.enter() && {
                 let matched = then(m, pos + len);
                 m.depth -= 1;
-                matched
+                matched && !m.exhausted
             }
         };
         if greedy {
@@ -652,7 +714,9 @@ mod tests {
         assert!(m(r"^[^\s]+$", "no-space"));
         assert!(!m(r"^.$", "\n"));
         assert!(m(r"^[\d-]+$", "12-34"));
-        assert!(m(r"^\u00e9\x41\u{1F600}$", "éA😀"));
+        assert!(m(r"^\u00e9\x41\u{1F600}\uD83D\uDE00$", "éA😀😀"));
+        assert!(m(r"^\s+$", " \t\u{a0}\u{2028}\u{feff}"));
+        assert!(!m(r"^\s$", "\u{85}"), "NEL is not ECMA-262's white space");
         assert!(m("^é{2}$", "éé"), "characters, not bytes");
         assert!(m("^a+?b$", "aaab"));
         assert!(m("x{", "x{"), "a `{{` that starts no bounds is itself");
@@ -693,6 +757,19 @@ mod tests {
         assert_eq!(
             Pattern::parse(r"^[^\s]*$").unwrap().matches(&long),
             Some(true)
+        );
+        // Anchored: tried at the start only, so a long string that does not match is
+        // answered, not given up on.
+        let miss = format!("{long} ");
+        assert_eq!(
+            Pattern::parse(r"^[^\s]*$").unwrap().matches(&miss),
+            Some(false)
+        );
+        // Unanchored with a leading repetition: quadratic, bounded, answered at this size.
+        let letters = "a".repeat(2_000);
+        assert_eq!(
+            Pattern::parse("[a-z]+@").unwrap().matches(&letters),
+            Some(false)
         );
         let groups = "ab".repeat(100_000);
         assert_eq!(

@@ -8,10 +8,14 @@
 //! `Unknown` variant; both keep the value and write it back as it came. An optional
 //! property sent as `null`, which the schema does not allow either, decodes as absent.
 //!
+//! Decoding does not check a string against its property's `pattern`, `minLength` or
+//! `maxLength` either ([`Text`]).
+//!
 //! Strictness is a step after decoding, not a second decoder: [`issues`] lists every
-//! catch-all in a decoded value with its path, and [`from_str`] decodes text, then reports
-//! those and every value that re-encoding does not give back (the `null`s). A conformance
-//! tool or a strict server refuses what they report; everyone else can ignore it.
+//! catch-all and every string that breaks its rule in a decoded value, with its path, and
+//! [`from_str`] decodes text, then reports those and every value that re-encoding does not
+//! give back (the `null`s). A conformance tool or a strict server refuses what they
+//! report; everyone else can ignore it.
 //!
 //! ```
 //! use mcp_spec_types::v2026_07_28::ContentBlock;
@@ -109,7 +113,14 @@ impl fmt::Display for IssueKind {
             IssueKind::NotKept { value } => {
                 write!(f, "{value} is not allowed here and is not kept")
             }
-            IssueKind::Text { value, broken } => write!(f, "{value:?} {broken}"),
+            IssueKind::Text { value, broken } => {
+                // As JSON, and no longer than a line.
+                let mut shown = Value::String(value.clone()).to_string();
+                if shown.chars().count() > 100 {
+                    shown = shown.chars().take(96).collect::<String>() + "...\"";
+                }
+                write!(f, "{shown} {broken}")
+            }
         }
     }
 }
@@ -148,11 +159,12 @@ impl Path {
     }
 }
 
-/// What a walk over a value ([`Check::check`]) found: its catch-alls, and the members it
-/// holds without declaring them.
+/// What a walk over a value ([`Check::check`]) found: its catch-alls and broken string
+/// rules, and the members it holds without declaring them.
 #[derive(Debug, Default)]
 pub struct Found {
-    /// An [`Issue`] for each catch-all, in document order.
+    /// An [`Issue`] for each catch-all and each string that breaks its rule, in document
+    /// order.
     pub issues: Vec<Issue>,
     /// The path of each member held without being declared (an open object's `extra`; a
     /// union's unknown arm, all of it), in document order: what a conversion for an older
@@ -199,7 +211,8 @@ pub fn extra_undeclared<E: crate::serde_helpers::Extra>(
     }
 }
 
-/// The catch-alls in `value`, in document order. Empty for a value of this version.
+/// The catch-alls and the strings that break their rules in `value`, in document order.
+/// Empty for a value of this version that keeps its schema's string rules.
 pub fn issues<T: Check + ?Sized>(value: &T) -> Vec<Issue> {
     found(value).issues
 }
@@ -397,7 +410,8 @@ impl<T: Check, S> Check for std::collections::HashMap<String, T, S> {
 pub enum StrictError {
     /// The text does not decode even tolerantly.
     Decode(DecodeError),
-    /// It decodes, but with these issues (in document order, catch-alls first).
+    /// It decodes, but with these issues (in document order: catch-alls and broken string
+    /// rules, then the values not written back).
     Issues(Vec<Issue>),
 }
 
@@ -421,8 +435,8 @@ impl fmt::Display for StrictError {
 impl std::error::Error for StrictError {}
 
 /// Decodes `T` from JSON text strictly: as [`path::from_str`], then refused if the value
-/// holds a catch-all ([`issues`]) or if re-encoding it does not give back the text's value
-/// (an optional property sent as `null`).
+/// holds a catch-all or a string that breaks its rule ([`issues`]), or if re-encoding it
+/// does not give back the text's value (an optional property sent as `null`).
 pub fn from_str<T>(text: &str) -> Result<T, StrictError>
 where
     T: DeserializeOwned + Serialize + Check,
@@ -562,5 +576,14 @@ mod tests {
             "at `$schema`: \"v2\" does not match the pattern `^v1$`"
         );
         assert!(path.0.is_empty(), "the path is restored");
+        let long = format!("{}\n", "v".repeat(500));
+        text(&long, "$schema", &rule, &mut path, &mut found);
+        let shown = found.issues[1].to_string();
+        assert!(shown.starts_with("at `$schema`: \"vvv"), "{shown}");
+        assert!(
+            shown.contains("v...\" does not match"),
+            "shortened: {shown}"
+        );
+        assert!(shown.len() < 200, "{shown}");
     }
 }

@@ -64,6 +64,15 @@ impl From {
         every: bool,
     ) -> Result<Vec<(workspace::LockEntry, upstream::Source)>, String> {
         let lock = workspace::read_lock(root)?;
+        let mut named = named.to_vec();
+        named.sort();
+        named.dedup();
+        if named.len() > 1 && !self.names_nothing() {
+            return Err(
+                "--from and --ref name one extension's repository: give one --ext with them"
+                    .to_string(),
+            );
+        }
         let entries: Vec<&workspace::LockEntry> = if named.is_empty() {
             if every {
                 lock.extensions.iter().collect()

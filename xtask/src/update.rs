@@ -521,7 +521,12 @@ pub fn fetch(
             };
             let entry = LockEntry {
                 version: c.version.clone(),
-                repository: provenance.repository.clone(),
+                // An extension's entry keeps its repository, which says where the next
+                // plain `drift` and `fetch` read it; the ref says what this one read.
+                repository: match &c.extension {
+                    Some(e) => e.repository.clone(),
+                    None => provenance.repository.clone(),
+                },
                 upstream: c.extension.as_ref().and_then(|e| e.upstream.clone()),
                 reference: provenance.reference.clone(),
                 ref_date: provenance.date.clone(),
@@ -601,7 +606,8 @@ fn history(
         .flatten()
         .filter_map(|e| {
             let file = e.file_name().to_string_lossy().to_string();
-            file.get(..3)?.parse::<u32>().ok()
+            let (number, _) = file.strip_suffix(".json")?.split_once('-')?;
+            number.parse::<u32>().ok()
         })
         .max()
         .unwrap_or(0);
@@ -654,10 +660,11 @@ pub fn drift(
     }
     let n = extensions.len();
     let exts = format!("{n} extension{}", if n == 1 { "" } else { "s" });
+    let versions = format!("{count} version{}", if count == 1 { "" } else { "s" });
     let what = match (core.is_some(), n) {
-        (true, 0) => format!("{count} versions"),
+        (true, 0) => versions,
         (false, _) => exts,
-        (true, _) => format!("{count} versions and {exts}"),
+        (true, _) => format!("{versions} and {exts}"),
     };
     if drifted.is_empty() {
         let verb = if count + n == 1 { "matches" } else { "match" };

@@ -22,6 +22,18 @@ fn nth_file(dir: &std::path::Path, n: usize) -> Vec<u8> {
     std::fs::read(&sorted_files(dir)[n]).unwrap()
 }
 
+/// `drift` finds `expected` and nothing about the versions.
+fn no_drift_but(root: &std::path::Path, vars: &[(&str, &str)], expected: &str) {
+    let run = xtask(root, &["drift"], vars);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(expected), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("2025-06-18: unchanged"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// `drift` finds nothing: every version and extension matches the fake upstream.
 fn no_drift(root: &std::path::Path, vars: &[(&str, &str)]) {
     let again = xtask(root, &["drift"], vars);
@@ -821,7 +833,36 @@ fn extensions_come_from_their_own_repositories() {
         std::fs::read(repo().join("schema/ext/tasks/draft/schema.json")).unwrap()
     );
     let lock = read_lock(&root).unwrap();
-    assert_eq!(lock.extensions[0].repository, checkout);
+    assert_eq!(
+        (
+            lock.extensions[0].repository.as_str(),
+            lock.extensions[0].reference.as_str()
+        ),
+        ("modelcontextprotocol/ext-tasks", "local"),
+        "the lock keeps where the extension lives; the ref says what was read"
+    );
+    // The next plain drift still reads each extension from its repository.
+    no_drift_but(&root, &vars, "tasks: schema changed");
+    // One checkout is one repository's: two extensions from one --from are refused.
+    let two = xtask(
+        &root,
+        &[
+            "drift",
+            "--ext",
+            "tasks",
+            "--ext",
+            "server-card",
+            "--from",
+            &checkout,
+        ],
+        &[],
+    );
+    assert_eq!(two.code, 2, "{}{}", two.stdout, two.stderr);
+    assert!(
+        two.stderr.contains("give one --ext with them"),
+        "{}",
+        two.stderr
+    );
     assert!(
         root.join("schema/ext/tasks/history")
             .read_dir()
