@@ -87,6 +87,45 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
     })
 }
 
+/// The string consts among an object arm's properties (its own, or those of the parts of
+/// its `allOf` that are not references), by property.
+fn arm_consts(schema: &Value) -> BTreeMap<String, String> {
+    let mut parts = vec![schema];
+    if let Some(Value::Array(all)) = schema.get("allOf") {
+        parts.extend(all.iter().filter(|p| p.get("$ref").is_none()));
+    }
+    parts
+        .iter()
+        .filter_map(|p| p.get("properties").and_then(Value::as_object))
+        .flat_map(|props| props.iter())
+        .filter_map(|(k, p)| Some((k.clone(), p.get("const")?.as_str()?.to_string())))
+        .collect()
+}
+
+/// Each arm's value of the union's tag, when it has one: the one property to which every
+/// arm gives a string const, a different one each (`status`, where every arm of a task's
+/// result also says `resultType: "complete"`). What names an anonymous arm.
+fn arm_tags(arms: &[Arm]) -> Vec<Option<String>> {
+    let consts: Vec<BTreeMap<String, String>> =
+        arms.iter().map(|a| arm_consts(&a.schema)).collect();
+    // Distinct values, and distinct as the type names they give.
+    let distinct = |key: &String| {
+        let names: BTreeSet<Option<String>> = consts
+            .iter()
+            .map(|c| c.get(key).map(|v| names::type_name(v)))
+            .collect();
+        names.len() == consts.len() && !names.contains(&None)
+    };
+    let keys: Vec<&String> = consts
+        .first()
+        .map(|c| c.keys().filter(|k| distinct(k)).collect())
+        .unwrap_or_default();
+    match keys.as_slice() {
+        [key] if consts.len() > 1 => consts.iter().map(|c| c.get(*key).cloned()).collect(),
+        _ => vec![None; arms.len()],
+    }
+}
+
 fn is_structured(schema: &Value) -> bool {
     schema.get("properties").is_some()
         || schema.get("allOf").is_some()
@@ -948,9 +987,12 @@ impl Lowerer<'_> {
     }
 
     /// Lowers the arms of a union to its variants, in schema order: an arm that is a `type`
-    /// list gives a variant per type; an anonymous arm gets the name `{name}Variant{i}`. The
-    /// decoding facts come later ([`finish_unions`](Self::finish_unions)).
+    /// list gives a variant per type; an anonymous arm is named by its tag when it has one
+    /// of its own (`{name}{Value}`: `GetTaskResultWorking` for `status: "working"`), else
+    /// `{name}Variant{i}`. The decoding facts come later
+    /// ([`finish_unions`](Self::finish_unions)).
     fn lower_union(&mut self, arms: &[Arm], name: &str) -> Result<Kind, Error> {
+        let tags = arm_tags(arms);
         let mut variants: Vec<Variant> = Vec::new();
         for Arm {
             schema: arm,
@@ -968,7 +1010,16 @@ impl Lowerer<'_> {
                     pieces.push((names::type_name(t), ty));
                 }
             } else {
-                let (ty, nullable) = self.lower_ref(arm, &format!("{name}Variant{i}"), here)?;
+                let tag = tags
+                    .get(*i)
+                    .cloned()
+                    .flatten()
+                    .filter(|t| tags.iter().filter(|o| o.as_ref() == Some(t)).count() == 1);
+                let inline = match tag {
+                    Some(tag) => format!("{name}{}", names::type_name(&tag)),
+                    None => format!("{name}Variant{i}"),
+                };
+                let (ty, nullable) = self.lower_ref(arm, &inline, here)?;
                 if nullable {
                     return Err(self.err(here, "a nullable union arm is not supported"));
                 }
