@@ -87,6 +87,16 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
     })
 }
 
+/// Whether a schema is a string of any value: `type: "string"`, and not an enum, a const, a
+/// union, an `allOf` or a reference (what a string rule applies to; a union's open-set arm
+/// is one with nothing beside but its description and rules).
+fn plain_string(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("string")
+        && ["enum", "const", "anyOf", "oneOf", "allOf", "$ref"]
+            .iter()
+            .all(|k| schema.get(k).is_none())
+}
+
 /// The string consts among an object arm's properties (its own, or those of the parts of
 /// its `allOf` that are not references), by property.
 fn arm_consts(schema: &Value) -> BTreeMap<String, String> {
@@ -470,8 +480,8 @@ impl Lowerer<'_> {
         // A union of string consts is a string enum.
         let consts: Option<Vec<Value>> = arms.iter().map(|a| string_const(&a.schema)).collect();
         // String consts beside a plain string arm: an open set of strings.
-        let plain_string = |a: &Value| {
-            a.get("type") == Some(&Value::String("string".into()))
+        let open_arm = |a: &Value| {
+            plain_string(a)
                 && a.as_object().is_some_and(|m| {
                     m.keys().all(|k| {
                         ["type", "description", "pattern", "minLength", "maxLength"]
@@ -479,10 +489,10 @@ impl Lowerer<'_> {
                     })
                 })
         };
-        if arms.iter().any(|a| plain_string(&a.schema))
+        if arms.iter().any(|a| open_arm(&a.schema))
             && arms
                 .iter()
-                .all(|a| plain_string(&a.schema) || string_const(&a.schema).is_some())
+                .all(|a| open_arm(&a.schema) || string_const(&a.schema).is_some())
         {
             return Ok(Kind::Alias {
                 target: TypeRef::String,
@@ -849,11 +859,7 @@ impl Lowerer<'_> {
             }
             _ => return Ok(None),
         };
-        let plain = string.get("type").and_then(Value::as_str) == Some("string")
-            && ["enum", "const", "anyOf", "oneOf", "allOf", "$ref"]
-                .iter()
-                .all(|k| string.get(k).is_none());
-        if !plain {
+        if !plain_string(string) {
             return Ok(None);
         }
         let length = |key: &str| string.get(key).and_then(Value::as_u64);

@@ -671,21 +671,21 @@ pub fn drift(
         println!("no drift: {what} {verb} upstream");
         Ok(ExitCode::SUCCESS)
     } else {
-        let (versions, exts): (Vec<&Compared>, Vec<&Compared>) =
-            drifted.iter().partition(|c| c.extension.is_none());
+        let (versions, exts): (Vec<&Drifted>, Vec<&Drifted>) =
+            drifted.iter().partition(|(_, extension)| !extension);
         let mut commands = Vec::new();
         if !versions.is_empty() {
-            let names: Vec<&str> = versions.iter().map(|c| c.version.as_str()).collect();
+            let names: Vec<&str> = versions.iter().map(|(name, _)| name.as_str()).collect();
             commands.push(format!("`cargo xtask fetch {}`", names.join(" ")));
         }
         if !exts.is_empty() {
             let names: Vec<String> = exts
                 .iter()
-                .map(|c| format!("--ext {}", c.version))
+                .map(|(name, _)| format!("--ext {name}"))
                 .collect();
             commands.push(format!("`cargo xtask fetch {}`", names.join(" ")));
         }
-        let names: Vec<&str> = drifted.iter().map(|c| c.version.as_str()).collect();
+        let names: Vec<&str> = drifted.iter().map(|(name, _)| name.as_str()).collect();
         println!(
             "drift in {}: run {} to take the changes",
             names.join(", "),
@@ -695,22 +695,18 @@ pub fn drift(
     }
 }
 
+/// A version or extension that differs from upstream: its name, and whether it is an
+/// extension.
+type Drifted = (String, bool);
+
 /// Prints what differs for `c` (or that nothing does), and keeps it in `drifted` if
 /// anything does.
-fn report(c: &Compared, drifted: &mut Vec<Compared>) {
+fn report(c: &Compared, drifted: &mut Vec<Drifted>) {
     if c.changed() {
         for line in describe(c) {
             println!("{line}");
         }
-        drifted.push(Compared {
-            version: c.version.clone(),
-            extension: c.extension.clone(),
-            dir: c.dir.clone(),
-            old_schema: None,
-            old_ts: None,
-            old_examples: BTreeMap::new(),
-            new: None,
-        });
+        drifted.push((c.version.clone(), c.extension.is_some()));
     } else {
         println!("{}: unchanged", c.version);
     }
