@@ -14,6 +14,8 @@
 //! | `draft` | `draft` | 2020-12 |
 //! | `schemars` | a tool's input and output schemas from Rust types (`Tool::for_input`, `with_output`) | |
 //! | `json-schema` | derives `schemars::JsonSchema` on every type (turns on `schemars`) | |
+//! | `ext-tasks` | `ext::tasks`: the tasks extension (turns on `v2026_07_28`) | 2020-12 |
+//! | `ext-server-card` | `ext::server_card`: the server card (experimental) | 2020-12 |
 //! | `convert` | `convert`: `From` / `TryFrom` between consecutive versions' types, and the adapters that serve older peers with a newer handler | |
 //!
 //! [`rt`] is the hand-written runtime the generated modules build on: the crate
@@ -44,6 +46,20 @@ mod protocol_version;
 mod shared;
 
 pub use version::ProtocolVersion;
+
+/// The official extensions, each generated from its own schema (`schema/ext/`) and behind
+/// a feature of its own: `ext-tasks` (the tasks extension, `io.modelcontextprotocol/tasks`,
+/// built on [`v2026_07_28`], whose types it uses for the core definitions its schema
+/// copies) and `ext-server-card` (the experimental server card).
+#[cfg(any(feature = "ext-tasks", feature = "ext-server-card"))]
+pub mod ext {
+    #[cfg(feature = "ext-server-card")]
+    #[rustfmt::skip]
+    pub mod server_card;
+    #[cfg(feature = "ext-tasks")]
+    #[rustfmt::skip]
+    pub mod tasks;
+}
 
 #[cfg(feature = "draft")]
 #[rustfmt::skip]

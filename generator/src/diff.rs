@@ -1022,6 +1022,147 @@ pub fn reports(models: &[Model]) -> Vec<(String, String)> {
     out
 }
 
+/// An official extension, for the compatibility matrix: its name and identifier, the
+/// core version it is built on, and its model as its module has it (the copied core
+/// definitions among its types, the core requests it answers among its methods).
+#[derive(Debug, Clone, Copy)]
+pub struct ExtensionRows<'a> {
+    /// The extension's entry in the override table.
+    pub extension: &'a crate::overrides::Extension,
+    /// Its model.
+    pub model: &'a Model,
+    /// Rust names of its own definitions: those of its schema that are not copies of
+    /// the core's.
+    pub own: &'a BTreeSet<String>,
+    /// How many core definitions its schema copies in.
+    pub copies: usize,
+    /// Its schema's path, for the header.
+    pub source: &'a str,
+}
+
+/// `generated/COMPATIBILITY.md` with the extensions' rows: each extension's methods and
+/// its own definitions, marked `ext <name>` under the versions it is built on (its core,
+/// and a version whose schema is the core's file), and a table of the extensions.
+/// `models` in date order, `draft` last.
+pub fn compatibility_with(models: &[Model], extensions: &[ExtensionRows<'_>]) -> String {
+    let mut out = compatibility(models);
+    if extensions.is_empty() {
+        return out;
+    }
+    let sources: Vec<String> = extensions
+        .iter()
+        .map(|e| format!(", {} (sha256 {})", e.source, e.model.schema_sha256))
+        .collect();
+    if let Some(at) = out.find("; do not edit by hand. -->") {
+        out.insert_str(at, &sources.concat());
+    }
+    let on = |ext: &ExtensionRows<'_>, m: &Model| {
+        let core = models
+            .iter()
+            .find(|c| Some(c.version.as_str()) == ext.extension.core);
+        core.is_some_and(|c| c.schema_sha256 == m.schema_sha256)
+    };
+    let row = |label: String, ext: &ExtensionRows<'_>| {
+        let mut r = format!("| {label} |");
+        for m in models {
+            let cell = if on(ext, m) {
+                format!("ext `{}`", ext.extension.name)
+            } else {
+                "—".to_string()
+            };
+            r.push_str(&format!(" {cell} |"));
+        }
+        r.push('\n');
+        r
+    };
+    let header = |first: &str| matrix_header(models, first);
+    out.push_str(
+        "\n## Extensions\n\nThe official extensions, each generated from its own schema into \
+         `mcp_spec_types::ext::<name>` (`schema/ext/`, `docs/extensions.md`). The core \
+         definitions an extension's schema copies in are its core version's types there, \
+         not new ones. An extension built on no version (a document, as the server card) \
+         has no rows in the tables below it.\n\n| extension | identifier | built on | methods of its own | core requests it \
+         answers with its own result | definitions of its own | core definitions it copies |\n\
+         | --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for ext in extensions {
+        let answered: Vec<&str> = ext.extension.answers.iter().map(|(m, _)| *m).collect();
+        let own: Vec<String> = ext
+            .model
+            .methods
+            .iter()
+            .filter(|m| !answered.contains(&m.method.as_str()))
+            .map(|m| format!("`{}`", m.method))
+            .collect();
+        let answers: Vec<String> = ext
+            .extension
+            .answers
+            .iter()
+            .map(|(m, r)| format!("`{m}` → `{r}`"))
+            .collect();
+        let or_none = |v: Vec<String>| {
+            if v.is_empty() {
+                "—".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} |\n",
+            ext.extension.name,
+            ext.extension
+                .id
+                .map_or("—".to_string(), |id| format!("`{id}`")),
+            ext.extension.core.unwrap_or("—"),
+            or_none(own),
+            or_none(answers),
+            ext.own.len(),
+            ext.copies
+        ));
+    }
+    out.push_str(&format!(
+        "\n### Methods of the extensions\n\nA method's row says which extension defines it \
+         (`ext <name>`) under the versions the extension is built on; where the core of a \
+         version defines a method of the same name, its row in [Methods](#methods) says so.\n{}",
+        header("method")
+    ));
+    // An extension built on no version (the server card, a document) has no rows there.
+    let on_a_version = |e: &&ExtensionRows<'_>| e.extension.core.is_some();
+    for ext in extensions.iter().filter(on_a_version) {
+        let answered: Vec<&str> = ext.extension.answers.iter().map(|(m, _)| *m).collect();
+        for m in &ext.model.methods {
+            if !answered.contains(&m.method.as_str()) {
+                out.push_str(&row(format!("`{}`", m.method), ext));
+            }
+        }
+    }
+    out.push_str(&format!(
+        "\n### Definitions of the extensions\n\nEach extension's own definitions (not the core \
+         definitions it copies), as [Definitions](#definitions) lists the core's.\n{}",
+        header("definition")
+    ));
+    for ext in extensions.iter().filter(on_a_version) {
+        for t in &ext.model.types {
+            if matches!(t.origin, Origin::Definition(_)) && ext.own.contains(&t.name) {
+                out.push_str(&row(format!("`{}` ({})", t.name, ext.extension.name), ext));
+            }
+        }
+    }
+    out
+}
+
+/// The head of a table of the matrix: `first`, then a column per version.
+fn matrix_header(models: &[Model], first: &str) -> String {
+    let mut h = format!("\n| {first} |");
+    for m in models {
+        h.push_str(&format!(" {} |", m.version));
+    }
+    h.push_str("\n| --- |");
+    h.push_str(&" --- |".repeat(models.len()));
+    h.push('\n');
+    h
+}
+
 /// Every method and every definition × every version: `—` absent, `new` added, `Δ`
 /// changed since the previous version, `✓` unchanged.
 fn compatibility(models: &[Model]) -> String {
@@ -1047,16 +1188,7 @@ fn compatibility(models: &[Model]) -> String {
     let diffs: Vec<Option<Diff>> = (0..models.len())
         .map(|i| (i > 0).then(|| diff(&models[i - 1], &models[i])))
         .collect();
-    let header = |first: &str| {
-        let mut h = format!("\n| {first} |");
-        for m in models {
-            h.push_str(&format!(" {} |", m.version));
-        }
-        h.push_str("\n| --- |");
-        h.push_str(&" --- |".repeat(models.len()));
-        h.push('\n');
-        h
-    };
+    let header = |first: &str| matrix_header(models, first);
     // A change that is only a deprecation (or its withdrawal) is marked apart: nothing
     // changed shape, but upstream announced the way out.
     let row = |name: &str, present: &dyn Fn(&Model) -> bool, about: &dyn Fn(&Change) -> bool| {

@@ -11,6 +11,8 @@ pub mod compat;
 pub mod diff;
 pub mod docs;
 pub mod emit;
+pub mod extension;
+mod files;
 pub mod load;
 pub mod lower;
 pub mod methods;

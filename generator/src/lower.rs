@@ -1417,10 +1417,20 @@ impl Lowerer<'_> {
             });
             if let Some((arm, (prop, value, other))) = implied {
                 for &i in &object_arms {
+                    // An arm that gives the property values of its own (a const: an
+                    // extension's `resultType: "task"`) is chosen by them.
+                    let own = self
+                        .struct_fields(&variants[i].ty)
+                        .and_then(|fs| fs.iter().find(|f| f.wire == prop))
+                        .and_then(|f| Some((self.tag_values(&f.ty)?, f.required)))
+                        .filter(|(tags, _)| !tags.is_empty());
                     let sig = &mut variants[i].signature;
                     if i == arm {
                         sig.tags = vec![value.to_string()];
                         sig.tag_optional = false;
+                    } else if let Some((tags, required)) = own {
+                        sig.tags = tags;
+                        sig.tag_optional = !required;
                     } else {
                         sig.tags = vec![other.to_string()];
                         sig.tag_optional = true;

@@ -12,6 +12,8 @@
 //!   whose params have a `task` property may also be answered by `CreateTaskResult`
 //!   where the version defines it (task-augmented requests, 2025-11-25).
 //!   Lowering fails, naming the definition, if a request is left without a result.
+//! - A message no direction union lists (an extension's: its schema has no such unions)
+//!   takes its kind and direction from [`overrides::MESSAGE_DIRECTIONS`], by its method.
 
 use std::collections::BTreeMap;
 
@@ -142,6 +144,34 @@ fn collect(
                 entry.1.push(*direction);
             }
             entry.2.push(union.to_string());
+        }
+    }
+
+    // Messages no direction union lists (an extension's): their direction from the table.
+    for t in types.values() {
+        let (Origin::Definition(_), Kind::Struct { fields, .. }) = (&t.origin, &t.kind) else {
+            continue;
+        };
+        let Some(entry) =
+            method_const(fields, consts).and_then(|m| overrides::message_direction(&m))
+        else {
+            continue;
+        };
+        let kind = match entry.request {
+            true => MessageKind::Request,
+            false => MessageKind::Notification,
+        };
+        let direction = match entry.from_client {
+            true => Direction::ClientToServer,
+            false => Direction::ServerToClient,
+        };
+        let listed = members.keys().any(|m| {
+            resolve(m).is_some_and(|r| {
+                matches!(&r.kind, Kind::Struct { fields: f, .. } if method_const(f, consts) == method_const(fields, consts))
+            })
+        });
+        if !listed {
+            members.insert(t.name.clone(), (kind, vec![direction], Vec::new()));
         }
     }
 

@@ -51,7 +51,8 @@ pub struct MethodDef {
     /// of `results` (the schema's `…ResultResponse` union, or one the method layer adds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
-    /// The schema unions the message is a member of (where its direction comes from).
+    /// The schema unions the message is a member of (where its direction comes from);
+    /// empty for a message of [`overrides::MESSAGE_DIRECTIONS`](crate::overrides::MESSAGE_DIRECTIONS).
     pub via: Vec<String>,
 }
 
@@ -371,9 +372,11 @@ impl MethodDef {
     /// Whether the method is only an input request (2026-07-28: a request the server puts
     /// inside an `InputRequiredResult`), not a JSON-RPC message of its own.
     pub fn is_input_request_only(&self) -> bool {
-        self.via
-            .iter()
-            .all(|v| v == crate::overrides::INPUT_REQUEST_UNION)
+        !self.via.is_empty()
+            && self
+                .via
+                .iter()
+                .all(|v| v == crate::overrides::INPUT_REQUEST_UNION)
     }
 }
 
@@ -409,6 +412,19 @@ impl TypeRef {
 }
 
 impl Model {
+    /// What the model is, in words for docs: protocol version `2025-11-25`; the extension
+    /// `tasks` (one of [`overrides::EXTENSIONS`](crate::overrides::EXTENSIONS)); or the
+    /// schema `name` (a schema with no methods that is not one of those).
+    pub fn described(&self) -> String {
+        if crate::overrides::extension(&self.version).is_some() {
+            format!("the extension `{}`", self.version)
+        } else if self.methods.is_empty() {
+            format!("the schema `{}`", self.version)
+        } else {
+            format!("protocol version `{}`", self.version)
+        }
+    }
+
     /// Whether upstream deprecates anything in this version (the generated modules then
     /// allow the use of deprecated items inside themselves).
     pub fn has_deprecations(&self) -> bool {

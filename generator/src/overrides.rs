@@ -471,3 +471,108 @@ pub const SERVED: Served = Served {
         ("ttlMs", "0"),
     ],
 };
+
+/// Messages that no direction union of their schema lists: an extension's, whose schema
+/// defines its requests and notifications (`allOf` of `JSONRPCRequest` and a `method`
+/// const) but no `ClientRequest`-style unions. A message a direction union lists takes
+/// its direction from the union, whatever this table says.
+pub const MESSAGE_DIRECTIONS: &[MessageDirection] = {
+    const TASKS: &str = "the tasks extension (io.modelcontextprotocol/tasks): the client polls, \
+                         updates and cancels the tasks a server created; the server pushes \
+                         their status";
+    const fn client_request(method: &'static str, why: &'static str) -> MessageDirection {
+        MessageDirection {
+            method,
+            request: true,
+            from_client: true,
+            why,
+        }
+    }
+    &[
+        client_request("tasks/get", TASKS),
+        client_request("tasks/update", TASKS),
+        client_request("tasks/cancel", TASKS),
+        MessageDirection {
+            method: "notifications/tasks",
+            request: false,
+            from_client: false,
+            why: TASKS,
+        },
+        // The extension's first revisions (2026-05), for diffs between revisions.
+        client_request("tasks/list", TASKS),
+        client_request("tasks/result", TASKS),
+        MessageDirection {
+            method: "notifications/tasks/status",
+            request: false,
+            from_client: false,
+            why: TASKS,
+        },
+        client_request(
+            "tools/call",
+            "the core request an extension answers with a result of its own (the tasks \
+             extension's CreateTaskResult), in the extension's module: see `EXTENSIONS`",
+        ),
+    ]
+};
+
+/// An entry of [`MESSAGE_DIRECTIONS`].
+#[derive(Debug, Clone, Copy)]
+pub struct MessageDirection {
+    /// The method.
+    pub method: &'static str,
+    /// A request (else a notification).
+    pub request: bool,
+    /// Sent by the client (else by the server).
+    pub from_client: bool,
+    /// Why, and where the specification says so.
+    pub why: &'static str,
+}
+
+/// The entry of [`MESSAGE_DIRECTIONS`] for `method`.
+pub fn message_direction(method: &str) -> Option<&'static MessageDirection> {
+    MESSAGE_DIRECTIONS.iter().find(|m| m.method == method)
+}
+
+/// An official extension, as far as its schema does not say it.
+#[derive(Debug, Clone, Copy)]
+pub struct Extension {
+    /// Its name in `schema/lock.json` (`tasks`).
+    pub name: &'static str,
+    /// Its identifier, the key under `capabilities.extensions` (`None`: it is not
+    /// negotiated).
+    pub id: Option<&'static str>,
+    /// The protocol version whose definitions its schema copies in, and whose types its
+    /// module uses for them (`None`: it copies none).
+    pub core: Option<&'static str>,
+    /// The core requests it may answer with one of its own results instead:
+    /// `(method, result definition)`.
+    pub answers: &'static [(&'static str, &'static str)],
+    /// Why, and where the specification says so.
+    pub why: &'static str,
+}
+
+/// The official extensions the repository generates into `mcp-spec-types` (`ext::<name>`).
+pub const EXTENSIONS: &[Extension] = &[
+    Extension {
+        name: "tasks",
+        id: Some("io.modelcontextprotocol/tasks"),
+        core: Some("2026-07-28"),
+        answers: &[("tools/call", "CreateTaskResult")],
+        why: "SEP-2663: built on 2026-07-28 (its schema copies that version's definitions); a \
+              server that negotiated it may answer `tools/call` with a `CreateTaskResult` \
+              (`resultType: \"task\"`) instead of the call's result",
+    },
+    Extension {
+        name: "server-card",
+        id: None,
+        core: None,
+        answers: &[],
+        why: "SEP-2127 (experimental): a document a server publishes over HTTP, not a \
+              message; nothing to negotiate",
+    },
+];
+
+/// The entry of [`EXTENSIONS`] named `name`.
+pub fn extension(name: &str) -> Option<&'static Extension> {
+    EXTENSIONS.iter().find(|e| e.name == name)
+}

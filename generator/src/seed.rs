@@ -126,7 +126,7 @@ pub fn seed(input: &Input, settings: &Settings) -> Result<Seeded, Error> {
     settings.validate()?;
     let mut model = crate::model_of(input)?;
     settings::check_names(settings, &model)?;
-    let mut applied = settings::prune(&mut model, &settings.exclude)?;
+    let applied = settings::prune(&mut model, &settings.exclude)?;
     settings::unordered_maps(&mut model, settings);
     let mut replacements = rust_types(input)?;
     for (name, t) in &settings.types {
@@ -134,6 +134,18 @@ pub fn seed(input: &Input, settings: &Settings) -> Result<Seeded, Error> {
             replacements.insert(name.clone(), path.clone());
         }
     }
+    emit_seeded(input, model, settings, applied, &replacements)
+}
+
+/// Emits a model [`seed`] (or an extension's generation) has built and applied the settings
+/// to, with `replacements` (definition → the Rust type used instead).
+pub(crate) fn emit_seeded(
+    input: &Input,
+    mut model: model::Model,
+    settings: &Settings,
+    mut applied: Applied,
+    replacements: &BTreeMap<String, String>,
+) -> Result<Seeded, Error> {
     let kept: std::collections::BTreeSet<&str> = model
         .types
         .iter()
@@ -167,7 +179,7 @@ pub fn seed(input: &Input, settings: &Settings) -> Result<Seeded, Error> {
             }
         }
     }
-    let mut files = emit::emit_with(&model, &input.path, settings, &replacements)?;
+    let mut files = emit::emit_with(&model, &input.path, settings, replacements)?;
     files.sort();
     let module = settings
         .module
@@ -248,7 +260,7 @@ fn write_manifest(path: &Path, files: BTreeMap<String, String>) -> Result<(), Er
     };
     let text =
         serde_json::to_string_pretty(&manifest).map_err(|e| Error::msg(e.to_string()))? + "\n";
-    crate::workspace::write_atomic(path, text.as_bytes()).map_err(Error::msg)
+    crate::files::write_atomic(path, text.as_bytes()).map_err(Error::msg)
 }
 
 /// How a folder compares with what [`seed`] gives.
@@ -385,8 +397,7 @@ pub fn write(dir: &Path, seeded: &Seeded) -> Result<Written, Error> {
     }
     for (name, contents) in &seeded.files {
         if status.stale.contains(name) || status.missing.contains(name) {
-            crate::workspace::write_atomic(&dir.join(name), contents.as_bytes())
-                .map_err(Error::msg)?;
+            crate::files::write_atomic(&dir.join(name), contents.as_bytes()).map_err(Error::msg)?;
             done.written.push(name.clone());
         }
     }

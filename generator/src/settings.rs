@@ -303,7 +303,7 @@ fn schema_name(t: &crate::model::TypeDef) -> Option<&str> {
 }
 
 /// Every named type a type reference needs.
-fn named_in(ty: &TypeRef, out: &mut Vec<String>) {
+pub(crate) fn named_in(ty: &TypeRef, out: &mut Vec<String>) {
     match ty {
         TypeRef::Named(n) => out.push(n.clone()),
         TypeRef::Array(inner) | TypeRef::Map(inner) => named_in(inner, out),
@@ -748,12 +748,11 @@ impl Resolved {
             let path = &self.replace[&name];
             let ty: syn::Type = syn::parse_str(path)
                 .map_err(|e| Error::msg(format!("settings: replacement `{path}`: {e}")))?;
-            let doc = format!(
-                " The schema's `{name}`, as a type of this crate's own (`{path}`), by the \
-                 generator's settings."
-            );
+            let doc = format!(" The schema's `{name}`: `{path}`, as the generator was told.");
+            // The type may be deprecated where it is defined; naming it here is no use of it.
             items.push(syn::parse_quote! {
                 #[doc = #doc]
+                #[allow(deprecated)]
                 pub type #ident = #ty;
             });
         }

@@ -310,8 +310,9 @@ fn locked_inputs(root: &Path, entries: &[LockEntry]) -> Result<Vec<Input>, Strin
 }
 
 /// Generated files on disk that codegen owns and may find orphaned: the files of the
-/// version modules (`generated/src/<module>/`) and of what versions share
-/// (`generated/src/shared/`), the version harnesses of the tests crate
+/// version modules (`generated/src/<module>/`), of what versions share
+/// (`generated/src/shared/`) and of the extensions (`generated/src/ext/<module>/`), the
+/// version harnesses of the tests crate
 /// (`tests/src/<module>.rs`) and the diff reports (`generated/diffs/`).
 pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
     let mut out = BTreeSet::new();
@@ -334,6 +335,23 @@ pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
                         file.file_name().to_string_lossy()
                     ));
                 }
+            }
+        }
+    }
+    if let Ok(dir) = fs::read_dir(root.join("generated/src/ext")) {
+        for entry in dir.flatten() {
+            if !entry.path().is_dir() {
+                continue;
+            }
+            let name = entry.file_name().to_string_lossy().to_string();
+            for file in fs::read_dir(entry.path())
+                .map_err(|e| e.to_string())?
+                .flatten()
+            {
+                out.insert(format!(
+                    "generated/src/ext/{name}/{}",
+                    file.file_name().to_string_lossy()
+                ));
             }
         }
     }
@@ -393,7 +411,8 @@ impl Freshness {
 /// Generates everything from the vendored schemas and compares it with the disk.
 pub fn check(root: &Path) -> Result<(Output, Freshness), String> {
     let inputs = inputs(root)?;
-    let output = generate(&inputs).map_err(|e| e.to_string())?;
+    let mut output = generate(&inputs).map_err(|e| e.to_string())?;
+    extensions(&extension_inputs(root)?, &inputs, &mut output).map_err(|e| e.to_string())?;
     let mut fresh = Freshness::default();
     let expected: BTreeSet<String> = output.files.iter().map(|(p, _)| p.clone()).collect();
     fresh.orphaned = owned_files(root)?.difference(&expected).cloned().collect();
@@ -407,25 +426,133 @@ pub fn check(root: &Path) -> Result<(Output, Freshness), String> {
     Ok((output, fresh))
 }
 
-/// Writes a file by writing a temporary sibling and renaming it over the target.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = write_temp(path, bytes)?;
-    fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
+/// Adds the module of each official extension (`generated/src/ext/<module>/`, built on the
+/// core version [`overrides::EXTENSIONS`](crate::overrides::EXTENSIONS) names) to `output`.
+pub fn extensions(
+    extensions: &[Input],
+    versions: &[Input],
+    output: &mut Output,
+) -> Result<(), crate::Error> {
+    type Rows = (
+        &'static crate::overrides::Extension,
+        crate::model::Model,
+        BTreeSet<String>,
+        usize,
+        String,
+    );
+    let mut rows: Vec<Rows> = Vec::new();
+    for input in extensions {
+        let started = std::time::Instant::now();
+        let extension = crate::overrides::extension(&input.version).ok_or_else(|| {
+            crate::Error::msg(format!(
+                "{LOCK} lists the extension `{}`, which overrides::EXTENSIONS does not",
+                input.version
+            ))
+        })?;
+        let core =
+            match extension.core {
+                None => None,
+                Some(version) => {
+                    let at = versions.iter().position(|v| v.version == version).ok_or_else(|| {
+                    crate::Error::msg(format!(
+                        "the extension `{}` is built on {version}, which {LOCK} does not list",
+                        extension.name
+                    ))
+                })?;
+                    let core = crate::extension::Core {
+                        input: &versions[at],
+                        model: &output.models[at],
+                    };
+                    Some((
+                        core,
+                        format!("crate::{}", crate::emit::module_name(version)),
+                    ))
+                }
+            };
+        let module = crate::emit::module_name(&input.version);
+        let settings = crate::extension::repository_settings(&module);
+        let seeded = crate::extension::generate(
+            input,
+            extension,
+            core.as_ref().map(|(c, p)| (*c, p.as_str())),
+            &settings,
+        )?;
+        // Its own definitions: those of its file that are not copies of the core's.
+        let upstream = crate::load::parse(&input.path, &input.text)?;
+        let own: BTreeSet<String> = seeded
+            .model
+            .types
+            .iter()
+            .filter(|t| match &t.origin {
+                crate::model::Origin::Definition(d) => {
+                    upstream.defs.contains_key(d)
+                        && !seeded.applied.replaced.iter().any(|(n, _)| n == d)
+                }
+                _ => false,
+            })
+            .map(|t| t.name.clone())
+            .collect();
+        let copies = seeded
+            .applied
+            .replaced
+            .iter()
+            .filter(|(d, _)| upstream.defs.contains_key(d))
+            .count();
+        rows.push((
+            extension,
+            seeded.model.clone(),
+            own,
+            copies,
+            input.path.clone(),
+        ));
+        let mut lines = 0;
+        for (name, contents) in seeded.files {
+            lines += contents.lines().count();
+            output
+                .files
+                .push((format!("generated/src/ext/{module}/{name}"), contents));
+        }
+        output.stats.push(crate::Stats {
+            version: format!("ext {}", input.version),
+            definitions: seeded
+                .model
+                .types
+                .iter()
+                .filter(|t| matches!(t.origin, crate::model::Origin::Definition(_)))
+                .count(),
+            items: seeded.model.types.len(),
+            lines,
+            elapsed: started.elapsed(),
+            notes: seeded.notes,
+        });
+    }
+    // The compatibility matrix gains the extensions' rows.
+    let mut ordered: Vec<&crate::model::Model> = output.models.iter().collect();
+    ordered.sort_by_key(|m| (m.version == "draft", m.version.clone()));
+    let ordered: Vec<crate::model::Model> = ordered.into_iter().cloned().collect();
+    let ext_rows: Vec<crate::diff::ExtensionRows<'_>> = rows
+        .iter()
+        .map(
+            |(extension, model, own, copies, source)| crate::diff::ExtensionRows {
+                extension,
+                model,
+                own,
+                copies: *copies,
+                source,
+            },
+        )
+        .collect();
+    let matrix = crate::diff::compatibility_with(&ordered, &ext_rows);
+    for (path, contents) in &mut output.files {
+        if path == "generated/COMPATIBILITY.md" {
+            *contents = matrix.clone();
+        }
+    }
+    output.files.sort();
+    Ok(())
 }
 
-/// Writes `bytes` to a temporary sibling of `path` (creating its folder) and returns the
-/// sibling's path, for the caller to rename into place.
-pub fn write_temp(path: &Path, bytes: &[u8]) -> Result<std::path::PathBuf, String> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    // `name.ext` → `name.ext.tmp~`: distinct for files that differ only in extension.
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp~");
-    let tmp = path.with_file_name(name);
-    fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    Ok(tmp)
-}
+pub use crate::files::{write_atomic, write_temp};
 
 /// Applies a check's findings: writes stale and missing files, removes orphans.
 /// Every file is generated in memory before anything is written, and every new file is

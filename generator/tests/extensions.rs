@@ -227,3 +227,89 @@ fn every_extension_revision_generates() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The core definitions an extension's schema copies in are the core version's types in
+/// its module, and a copy that differs from the core's definition is a note that says
+/// where. The vendored tasks schema copies 56 of 2026-07-28's, each as 2026-07-28 has it;
+/// its revision of 2026-05-22 copied four input definitions from an earlier core draft.
+#[test]
+fn copied_core_definitions_are_held_to_the_core() {
+    use mcp_codegen::extension::{self, Core};
+    let root = workspace();
+    let versions = mcp_codegen::workspace::inputs(&root).unwrap();
+    let core_input = versions.iter().find(|v| v.version == "2026-07-28").unwrap();
+    let core_model = mcp_codegen::model_of(core_input).unwrap();
+    let core = Core {
+        input: core_input,
+        model: &core_model,
+    };
+    let tasks = mcp_codegen::overrides::extension("tasks").unwrap();
+    let inputs = mcp_codegen::workspace::extension_inputs(&root).unwrap();
+    let vendored = inputs.iter().find(|i| i.version == "tasks").unwrap();
+    let settings = extension::repository_settings("tasks");
+    let copies = extension::copies(vendored, core_input).unwrap();
+    assert_eq!(copies.len(), 56, "{:?}", copies.keys());
+    assert!(copies.values().all(Option::is_none), "{copies:?}");
+    let seeded = extension::generate(
+        vendored,
+        tasks,
+        Some((core, "crate::v2026_07_28")),
+        &settings,
+    )
+    .unwrap();
+    let differs: Vec<&String> = seeded
+        .notes
+        .iter()
+        .filter(|n| n.contains("differs from"))
+        .collect();
+    assert!(differs.is_empty(), "{differs:?}");
+    let module = &seeded.files.iter().find(|(p, _)| p == "mod.rs").unwrap().1;
+    for name in copies.keys() {
+        let rust = core_model
+            .types
+            .iter()
+            .find(|t| matches!(&t.origin, mcp_codegen::model::Origin::Definition(d) if d == name))
+            .unwrap()
+            .name
+            .clone();
+        let alias = format!("pub type {rust} = crate::v2026_07_28::{rust};");
+        assert!(module.contains(&alias), "no `{alias}`");
+    }
+
+    let revision = root.join("schema/ext/tasks/history/002-2026-05-22-29f83d5.json");
+    let input = mcp_codegen::Input {
+        version: "tasks".into(),
+        path: "schema/ext/tasks/history/002-2026-05-22-29f83d5.json".into(),
+        text: std::fs::read_to_string(&revision).unwrap(),
+        ..Default::default()
+    };
+    let seeded =
+        extension::generate(&input, tasks, Some((core, "crate::v2026_07_28")), &settings).unwrap();
+    let differs: Vec<&String> = seeded
+        .notes
+        .iter()
+        .filter(|n| n.contains("differs from"))
+        .collect();
+    println!(
+        "{}",
+        differs
+            .iter()
+            .map(|n| n.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert_eq!(differs.len(), 4, "{differs:?}");
+    for (note, name) in differs.iter().zip([
+        "InputRequest",
+        "InputRequests",
+        "InputResponse",
+        "InputResponses",
+    ]) {
+        assert!(
+            note.starts_with(&format!(
+                "schema/ext/tasks/history/002-2026-05-22-29f83d5.json at #/$defs/{name}: differs from 2026-07-28's `{name}` at `/"
+            )),
+            "{note}"
+        );
+    }
+}

@@ -16,15 +16,21 @@ fn the_tasks_extensions_revisions_diff() {
     for expected in [
         "# MCP schema changes: 001-2026-05-11-0b65dc6 → 003-2026-08-21-e434597",
         // The status notification's method was renamed.
-        "| `TaskStatusNotification.method` | both | — | \"notifications/tasks/status\" → \"notifications/tasks\"",
+        "| `TaskStatusNotification.method` | both | server | \"notifications/tasks/status\" → \"notifications/tasks\"",
+        // The methods, by overrides::MESSAGE_DIRECTIONS (an extension's schema has no
+        // unions that say who sends what).
+        "| `notifications/tasks/status` | older sender | server | Notification ServerToClient |",
+        "| `tasks/list` | older sender | client | Request ClientToServer |",
+        "| `tasks/result` | older sender | client | Request ClientToServer |",
+        "| `tasks/update` | nobody | client | Request ClientToServer |",
         // `tasks/get` answers one of the task's five shapes, tagged by status.
-        "| `GetTaskResult` | both | — | object → union",
+        "| `GetTaskResult` | both | server | object → union",
         // `tasks/list` and `tasks/result` are gone.
-        "| `ListTasksRequest` | nobody | — | object |",
-        "| `GetTaskPayloadRequest` | nobody | — | object |",
+        "| `ListTasksRequest` | nobody | client | object |",
+        "| `GetTaskPayloadRequest` | nobody | client | object |",
         // The task's fields moved into the result itself, with their new names.
         "| `CreateTaskResult.task` | older receiver | — | was required |",
-        "| `Task.ttlMs` | older sender | — | required |",
+        "| `Task.ttlMs` | older sender | server | required |",
     ] {
         assert!(run.stdout.contains(expected), "{expected}\n{}", run.stdout);
     }

@@ -106,11 +106,11 @@ pub(super) fn emit_methods(model: &Model, source: &str) -> Result<TokenStream, E
         &strings,
     );
     let module_doc = format!(
-        " The {} JSON-RPC methods of protocol version `{}`: a marker type per method, \
+        " The {} JSON-RPC methods of {}: a marker type per method, \
          implementing [`Request`](crate::rt::method::Request) or \
          [`Notification`](crate::rt::method::Notification), and the [`Method`] enum.",
         model.methods.len(),
-        model.version
+        model.described()
     );
     let sets = method_sets(model);
     let batches = model
@@ -375,6 +375,26 @@ fn result_enum(name: &str, doc: &str, methods: &[&MethodDef]) -> TokenStream {
         let v = ident(&m.marker_name());
         quote!(Self::#v(r) => r.serialize(serializer),)
     });
+    let refuse = quote! {
+        Err(crate::rt::jsonrpc::result_error(
+            other.as_str(),
+            crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
+            &raw,
+        ))
+    };
+    // No request answered on this side (an extension's client answers none): every
+    // method is refused, with no match of one arm.
+    let decode_body = if methods.is_empty() {
+        quote!(let other = method; #refuse)
+    } else {
+        quote! {
+            match method {
+                #( #arms )*
+                #[allow(unreachable_patterns)]
+                other => #refuse,
+            }
+        }
+    };
     let ser_body = if methods.is_empty() {
         quote!(let _ = serializer; match *self {})
     } else {
@@ -397,15 +417,7 @@ fn result_enum(name: &str, doc: &str, methods: &[&MethodDef]) -> TokenStream {
         impl crate::rt::jsonrpc::ResultSet for #enum_name {
             type Method = Method;
             fn decode_checked(method: Method, raw: crate::rt::jsonrpc::Payload<'_, '_>) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-                match method {
-                    #( #arms )*
-                    #[allow(unreachable_patterns)]
-                    other => Err(crate::rt::jsonrpc::result_error(
-                        other.as_str(),
-                        crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
-                        &raw,
-                    )),
-                }
+                #decode_body
             }
         }
         /// Encodes the result itself, as the `result` of a response.

@@ -70,7 +70,14 @@ pub(super) fn module_tokens(
             None => em.type_def(t),
         })
         .collect();
-    let what = if model.methods.is_empty() {
+    let extension = crate::overrides::extension(&model.version);
+    let what = if let Some(ext) = extension {
+        let id = ext.id.map(|id| format!(" (`{id}`)")).unwrap_or_default();
+        format!(
+            "Types of the official MCP extension `{}`{id}, generated from its schema",
+            ext.name
+        )
+    } else if model.methods.is_empty() {
         format!("Types of the schema `{}`, generated from it", model.version)
     } else {
         format!(
@@ -549,11 +556,7 @@ pub(super) fn consts_tokens(model: &Model, shared: &Shared) -> TokenStream {
             Some(module) => reexport(&format!("{module}::consts"), &c.name),
             None => const_tokens(c),
         });
-    let consts_doc = if model.methods.is_empty() {
-        format!(" Const markers of the schema `{}`.", model.version)
-    } else {
-        format!(" Const markers of protocol version `{}`.", model.version)
-    };
+    let consts_doc = format!(" Const markers of {}.", model.described());
     quote! {
         #![doc = #consts_doc]
         #( #consts )*
