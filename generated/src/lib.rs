@@ -49,7 +49,7 @@ pub use version::ProtocolVersion;
 
 /// The official extensions, each generated from its own schema (`schema/ext/`) and behind
 /// a feature of its own: `ext-tasks` (the tasks extension, `io.modelcontextprotocol/tasks`,
-/// built on [`v2026_07_28`], whose types it uses for the core definitions its schema
+/// built on `v2026_07_28`, whose types it uses for the core definitions its schema
 /// copies) and `ext-server-card` (the experimental server card).
 #[cfg(any(feature = "ext-tasks", feature = "ext-server-card"))]
 pub mod ext {

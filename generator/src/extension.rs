@@ -9,7 +9,7 @@
 //! generator says where, in a note, and still uses the core type: the copy is upstream's
 //! snapshot of the core, and the core file is what the core's types follow.
 //!
-//! The messages of the extension come from [`overrides::MESSAGE_DIRECTIONS`] (its
+//! The messages of the extension come from [`overrides::MESSAGE_DIRECTIONS`](crate::overrides::MESSAGE_DIRECTIONS) (its
 //! schema has no direction unions); the messages of the copies are the core's, and are
 //! left to the core's module.
 
@@ -182,7 +182,40 @@ pub fn generate(
             .retain(|m| !copied.contains(&m.definition) || answered.contains_key(&m.method));
         drop_copies_parts(&mut model, &copied);
     }
+    unread(&mut model, extension);
     crate::seed::emit_seeded(input, model, settings, Applied::default(), &replacements)
+}
+
+/// The members of [`Extension::unread`] held as they came: a map's values as
+/// `serde_json::Value`, said in the member's docs.
+fn unread(model: &mut Model, extension: &Extension) {
+    use crate::model::{Kind, TypeRef};
+    for (method, param, why) in extension.unread {
+        let Some(TypeRef::Named(params)) = model
+            .methods
+            .iter()
+            .find(|m| m.method == *method)
+            .and_then(|m| m.params.clone())
+        else {
+            continue;
+        };
+        let Some(t) = model.types.iter_mut().find(|t| t.name == params) else {
+            continue;
+        };
+        if let Kind::Struct { fields, .. } = &mut t.kind {
+            for f in fields.iter_mut().filter(|f| f.wire == *param) {
+                f.ty = TypeRef::Map(Box::new(TypeRef::Any));
+                f.text = None;
+                let note = format!(
+                    "Each value as it came, not read as the schema's type (`overrides::EXTENSIONS`): {why}."
+                );
+                f.description = Some(match f.description.take() {
+                    Some(d) => format!("{d}\n\n{note}"),
+                    None => note,
+                });
+            }
+        }
+    }
 }
 
 /// The extension's schema with what [`Extension::answers`] adds, and the methods it adds

@@ -547,6 +547,13 @@ pub struct Extension {
     /// The core requests it may answer with one of its own results instead:
     /// `(method, result definition)`.
     pub answers: &'static [(&'static str, &'static str)],
+    /// Its requests whose param Streamable HTTP repeats in the `Mcp-Name` header:
+    /// `(method, param)`.
+    pub named: &'static [(&'static str, &'static str)],
+    /// Params of its requests whose members' values are held as they came
+    /// (`serde_json::Value`) rather than as the schema's type, because the specification
+    /// asks a server to ignore some of them unread: `(method, param, why)`.
+    pub unread: &'static [(&'static str, &'static str, &'static str)],
     /// Why, and where the specification says so.
     pub why: &'static str,
 }
@@ -558,15 +565,34 @@ pub const EXTENSIONS: &[Extension] = &[
         id: Some("io.modelcontextprotocol/tasks"),
         core: Some("2026-07-28"),
         answers: &[("tools/call", "CreateTaskResult")],
+        named: &[
+            ("tasks/cancel", "taskId"),
+            ("tasks/get", "taskId"),
+            ("tasks/update", "taskId"),
+        ],
+        unread: &[(
+            "tasks/update",
+            "inputResponses",
+            "its section on updates: a server SHOULD ignore the responses under keys that are \
+             not outstanding (never issued, answered already, superseded), so the value under \
+             such a key is not read as an `InputResponse` and cannot refuse the update; the \
+             handler reads the outstanding ones (the conformance suite's \
+             tasks-dispatch-and-envelope sends `{\"ignored\": true}` under an unknown key and \
+             expects the acknowledgement)",
+        )],
         why: "SEP-2663: built on 2026-07-28 (its schema copies that version's definitions); a \
               server that negotiated it may answer `tools/call` with a `CreateTaskResult` \
-              (`resultType: \"task\"`) instead of the call's result",
+              (`resultType: \"task\"`) instead of the call's result; over Streamable HTTP, \
+              `tasks/get`, `tasks/update` and `tasks/cancel` carry `Mcp-Name: <taskId>` \
+              (its section \"Streamable HTTP: Routing Headers\")",
     },
     Extension {
         name: "server-card",
         id: None,
         core: None,
         answers: &[],
+        named: &[],
+        unread: &[],
         why: "SEP-2127 (experimental): a document a server publishes over HTTP, not a \
               message; nothing to negotiate",
     },

@@ -48,6 +48,7 @@ pub mod adapt;
 pub mod bridge;
 pub mod convert;
 pub mod envelope;
+pub mod extension;
 pub mod json;
 pub mod jsonrpc;
 pub mod lifecycle;

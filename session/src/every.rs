@@ -59,9 +59,26 @@ impl Versions {
     where
         H: v::handlers::ServerHandler + 'static,
     {
+        Versions::every_version_with(handler, spawn, |service| service)
+    }
+
+    /// [`every_version`](Versions::every_version), with `layer` put in front of the
+    /// 2026-07-28 service, before the adapters of the older versions wrap it: an official
+    /// extension built on 2026-07-28 (`mcp_spec_types::ext::tasks::handlers::Server`,
+    /// with the `ext-tasks` feature), which then serves what it defines to a client of
+    /// 2026-07-28 that declares it, and passes everything else on.
+    pub fn every_version_with<H>(
+        handler: H,
+        spawn: impl Spawn + 'static,
+        layer: impl FnOnce(Arc<dyn Service>) -> Arc<dyn Service>,
+    ) -> Versions
+    where
+        H: v::handlers::ServerHandler + 'static,
+    {
         let policy = RequireVersion::new(&[HANDLER_VERSION]);
-        let mut service: Arc<dyn Service> =
-            Arc::new(v::handlers::Server::new(handler).with_policy(policy));
+        let mut service: Arc<dyn Service> = layer(Arc::new(
+            v::handlers::Server::new(handler).with_policy(policy),
+        ));
         let mut versions = Versions::new().with(HANDLER_VERSION, service.clone());
         let spawn: bridge::SpawnFn = Arc::new(move |f| spawn.spawn(f));
         for pair in chain(SERVING, |p| (p.older, p.newer)) {

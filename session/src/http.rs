@@ -65,7 +65,7 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use futures_util::{StreamExt, stream};
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id, codes};
@@ -99,6 +99,8 @@ pub struct HttpServer {
     large: Semaphore,
     /// Whether the task that ends stale sessions runs.
     reaping: AtomicBool,
+    /// The Server Card published at `GET /mcp/server-card`, as JSON text.
+    card: Option<Arc<str>>,
 }
 
 /// How many initialize-era sessions a server keeps, and how long one lives unused.
@@ -362,7 +364,23 @@ impl HttpServer {
             tap: None,
             large: Semaphore::new(http_limits.large_at_once),
             reaping: AtomicBool::new(false),
+            card: None,
         }
+    }
+
+    /// Publishes `card`, this server's Server Card (the experimental server card
+    /// extension, SEP-2127), where its discovery document reserves for it: `GET
+    /// /mcp/server-card`, the Streamable HTTP endpoint's URL and `/server-card`, as
+    /// `application/mcp-server-card+json` (406 to a request that accepts neither that nor
+    /// `application/json`). The card is written once, here; the `Host` check of every
+    /// request applies. Without a card that path is 404.
+    #[cfg(feature = "ext-server-card")]
+    pub fn server_card(
+        mut self,
+        card: &mcp_spec_types::ext::server_card::ServerCard,
+    ) -> Result<Self, serde_json::Error> {
+        self.card = Some(Arc::from(serde_json::to_string(card)?));
+        Ok(self)
     }
 
     /// Other session limits than the default ones.
@@ -400,15 +418,20 @@ impl HttpServer {
         self
     }
 
-    /// The router: `POST`, `GET` and `DELETE` on `/mcp`.
+    /// The router: `POST`, `GET` and `DELETE` on `/mcp`, and `GET /mcp/server-card` when
+    /// the server publishes a Server Card.
     pub fn router(self) -> Router {
+        let card = self.card.is_some();
         let this = Arc::new(self);
-        Router::new()
-            .route(
-                "/mcp",
-                post(handle_post).delete(handle_delete).get(handle_get),
-            )
-            .with_state(this)
+        let router = Router::new().route(
+            "/mcp",
+            post(handle_post).delete(handle_delete).get(handle_get),
+        );
+        let router = match card {
+            true => router.route(SERVER_CARD_PATH, get(handle_card)),
+            false => router,
+        };
+        router.with_state(this)
     }
 
     /// Serves on `listener` until an I/O error other than a failed accept: at most
@@ -1231,6 +1254,27 @@ fn sse(events: impl futures_util::Stream<Item = String> + Send + 'static) -> Res
 /// `GET` in a session: with `Last-Event-ID`, resumes a request's event stream where the
 /// client lost it; without, opens the stream for what the server sends outside any
 /// request (a later one replaces it). Without a session: 405, there is no such stream.
+/// Where a Server Card is published: the endpoint's URL and `/server-card`.
+const SERVER_CARD_PATH: &str = "/mcp/server-card";
+/// The media type of a Server Card.
+const SERVER_CARD_TYPE: &str = "application/mcp-server-card+json";
+
+/// `GET /mcp/server-card`: the card, when the server publishes one.
+async fn handle_card(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
+    let (parts, _) = request.into_parts();
+    if let Err((status, _)) = server.check_host(&parts.headers, &parts.uri) {
+        return status.into_response();
+    }
+    let Some(card) = server.card.clone() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let headers = &parts.headers;
+    if !accepts(headers, &[SERVER_CARD_TYPE]) && !accepts(headers, &["application/json"]) {
+        return StatusCode::NOT_ACCEPTABLE.into_response();
+    }
+    ([("content-type", SERVER_CARD_TYPE)], card.to_string()).into_response()
+}
+
 async fn handle_get(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
     server.reap_in_background();
     let (parts, _) = request.into_parts();

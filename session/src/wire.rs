@@ -3,6 +3,7 @@
 
 use mcp_spec_types::rt::jsonrpc::Id;
 use mcp_spec_types::rt::service::{Route, route};
+#[cfg(feature = "http-client")]
 use serde_json::Value;
 
 /// The header that names a session (initialize era).
@@ -15,13 +16,23 @@ pub const METHOD_HEADER: &str = "mcp-method";
 pub const NAME_HEADER: &str = "mcp-name";
 
 /// The member of a request's params that `Mcp-Name` repeats: the tool's or prompt's
-/// `name`, the resource's `uri`; none for other methods.
+/// `name`, the resource's `uri`; with the `ext-tasks` feature, the `taskId` of the tasks
+/// extension's requests (its `handlers::NAMED`); none for other methods.
 pub(crate) fn named_key(method: Option<&str>) -> Option<&'static str> {
-    match method? {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        _ => None,
+    let method = method?;
+    match method {
+        "tools/call" | "prompts/get" => return Some("name"),
+        "resources/read" => return Some("uri"),
+        _ => {}
     }
+    #[cfg(feature = "ext-tasks")]
+    if let Some((_, param)) = mcp_spec_types::ext::tasks::handlers::NAMED
+        .iter()
+        .find(|(m, _)| *m == method)
+    {
+        return Some(param);
+    }
+    None
 }
 
 /// What `Mcp-Name` repeats of a request's params ([`named_key`]).

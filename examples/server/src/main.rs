@@ -13,6 +13,7 @@
 
 mod fixtures;
 mod input;
+mod tasks;
 mod traffic;
 
 use std::collections::BTreeMap;
@@ -84,6 +85,7 @@ mod handler {
         async fn list_tools(&self, _: P<ListTools>, _: Cx) -> Answer<ListTools> {
             let public = v::ListToolsResultCacheScope::Public;
             let mut tools = tools();
+            tools.extend(super::tasks::tools());
             for (name, description, extra) in input::tools() {
                 let schema = v::ToolInputSchema {
                     extra,
@@ -98,6 +100,13 @@ mod handler {
             Ok(complete!(ListToolsResult(public, tools, 0)))
         }
         async fn call_tool(&self, p: P<CallTool>, cx: Cx) -> Answer<CallTool> {
+            // The tools of the tasks extension's scenarios, where their answer is the
+            // call's own (see `tasks.rs`).
+            let args = p.arguments.clone().unwrap_or_default();
+            let input = p.input_responses.as_ref();
+            if let Some(answer) = super::tasks::call_in_place(&p.name, &args, input).await {
+                return answer;
+            }
             let capabilities = &p.meta.io_modelcontextprotocol_client_capabilities;
             let state = p.request_state.as_deref();
             match input::call(&p.name, p.input_responses.as_ref(), state, capabilities) {
@@ -223,9 +232,15 @@ mod handler {
 }
 
 /// The versions this server offers, for one connection: every one from 2024-11-05, from
-/// the one handler (what an older client subscribes to is listened for on tokio).
-fn versions() -> Versions {
-    Versions::every_version(handler::Handler, mcp_spec_session::Tokio)
+/// the one handler (what an older client subscribes to is listened for on tokio), and at
+/// 2026-07-28 the tasks extension in front of it, whose tasks every connection shares.
+fn versions(tasks: &tasks::Tasks) -> Versions {
+    let tasks = tasks.clone();
+    Versions::every_version_with(handler::Handler, mcp_spec_session::Tokio, move |core| {
+        std::sync::Arc::new(mcp_spec_types::ext::tasks::handlers::Server::new(
+            tasks, core,
+        ))
+    })
 }
 
 #[tokio::main]
@@ -239,7 +254,8 @@ async fn main() {
             .await
             .expect("bind 127.0.0.1");
         eprintln!("mcp-example-server: Streamable HTTP on http://127.0.0.1:{port}/mcp");
-        let mut server = HttpServer::new(versions);
+        let tasks = tasks::Tasks::default();
+        let mut server = HttpServer::new(move || versions(&tasks));
         if traffic::on() {
             server = server
                 .tap(|session, direction, text| traffic::record(direction, Some(session), text));
@@ -251,5 +267,5 @@ async fn main() {
     if traffic::on() {
         builder = builder.tap(|direction, text| traffic::record(direction, None, text));
     }
-    serve_stdio_with(builder, versions()).await;
+    serve_stdio_with(builder, versions(&tasks::Tasks::default())).await;
 }

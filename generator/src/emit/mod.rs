@@ -10,6 +10,7 @@
 
 mod constructors;
 mod convert;
+mod ext_handlers;
 mod handlers;
 mod harness;
 mod methods;
@@ -127,12 +128,15 @@ pub fn emit_sharing(
 pub fn submodules(model: &Model, settings: &Settings) -> Vec<&'static str> {
     let lifecycle = crate::overrides::LIFECYCLE;
     let methods = settings.layers.methods && !model.methods.is_empty();
+    // A version's handlers need its lifecycle; an extension's are served beside its core's.
+    let extension = crate::overrides::extension(&model.version).is_some_and(|e| e.core.is_some());
     let handlers = methods
         && settings.layers.handlers
-        && model
-            .methods
-            .iter()
-            .any(|m| m.method == lifecycle.initialize || m.method == lifecycle.discover);
+        && (extension
+            || model
+                .methods
+                .iter()
+                .any(|m| m.method == lifecycle.initialize || m.method == lifecycle.discover));
     let mut out = Vec::new();
     if !model.consts.is_empty() {
         out.push("consts");
@@ -203,7 +207,10 @@ fn emit_module(
         let tokens = match *sub {
             "consts" => types::consts_tokens(model, shared),
             "methods" => methods::emit_methods(model, source)?,
-            _ => handlers::emit_handlers(model, doc_paths.as_ref(), raw),
+            _ => match crate::overrides::extension(&model.version) {
+                Some(ext) if ext.core.is_some() => ext_handlers::emit_ext_handlers(model, ext),
+                _ => handlers::emit_handlers(model, doc_paths.as_ref(), raw),
+            },
         };
         files.push((sub, tokens));
     }

@@ -12,6 +12,8 @@
 )]
 pub mod consts;
 
+pub mod handlers;
+
 pub mod methods;
 
 const _: () = if crate::rt::CODEGEN_INTERFACE != 4 {
@@ -2548,8 +2550,9 @@ impl UpdateTaskRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct UpdateTaskRequestParams {
+    /// Each value as it came, not read as the schema's type (`overrides::EXTENSIONS`): its section on updates: a server SHOULD ignore the responses under keys that are not outstanding (never issued, answered already, superseded), so the value under such a key is not read as an `InputResponse` and cannot refuse the update; the handler reads the outstanding ones (the conformance suite's tasks-dispatch-and-envelope sends `{"ignored": true}` under an unknown key and expects the acknowledgement).
     #[cfg_attr(feature = "json-schema", schemars(rename = "inputResponses"))]
-    pub input_responses: InputResponses,
+    pub input_responses: serde_json::Map<::std::string::String, serde_json::Value>,
     #[cfg_attr(feature = "json-schema", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2568,7 +2571,7 @@ impl UpdateTaskRequestParams {
     /// A `UpdateTaskRequestParams` from its required properties (`taskId`, `inputResponses`); the optional ones absent.
     pub fn new(
         task_id: impl ::std::convert::Into<::std::string::String>,
-        input_responses: InputResponses,
+        input_responses: serde_json::Map<::std::string::String, serde_json::Value>,
     ) -> Self {
         Self {
             input_responses,
