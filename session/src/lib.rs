@@ -55,6 +55,8 @@ mod deferred;
 mod engine;
 #[cfg(feature = "every-version")]
 mod every;
+#[cfg(all(feature = "every-version", feature = "ext-tasks"))]
+mod every_tasks;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "http-client")]

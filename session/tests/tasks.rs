@@ -35,13 +35,14 @@ impl v::handlers::ServerHandler for Core {
         };
         let scope = v::DiscoverResultCacheScope::Private;
         let versions = vec!["2026-07-28".to_string()];
-        Ok(v::DiscoverResult::new(
-            "complete",
-            scope,
-            capabilities,
-            versions,
-            0,
-        ))
+        let meta = v::ResultMetaObject {
+            io_modelcontextprotocol_server_info: Some(v::Implementation::new("tasks-test", "1")),
+            ..Default::default()
+        };
+        Ok(v::DiscoverResult {
+            meta: Some(meta),
+            ..v::DiscoverResult::new("complete", scope, capabilities, versions, 0)
+        })
     }
 
     async fn call_tool(
@@ -335,4 +336,100 @@ async fn a_task_request_names_its_task_in_mcp_name() {
     // The right name passes the check; the task is unknown: -32602.
     let (_, value) = post("task-9").await;
     assert_eq!(value["error"]["code"].as_i64(), Some(-32602), "{value}");
+}
+
+/// A 2025-11-25 client's tasks, served by the same extension handler through
+/// `Versions::every_version_with_tasks`: the task created by a `tools/call` with `task`,
+/// its input asked of the client by `tasks/result`, its result; a call without `task`
+/// answered in place; `tasks/list`, which the extension dropped, refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_11_25_clients_tasks_are_served_by_the_extensions_handler() {
+    use mcp_spec_types::v2025_11_25 as old;
+
+    struct Answers;
+    impl old::handlers::ClientHandler for Answers {
+        async fn elicit(
+            &self,
+            _: old::ElicitRequestParams,
+            _: RequestContext<old::handlers::ServerPeer>,
+        ) -> Result<old::ElicitOutcome, ErrorObject> {
+            let result: old::ElicitResult =
+                serde_json::from_value(json!({"action": "accept", "content": {"name": "Grace"}}))
+                    .unwrap();
+            Ok(result.into())
+        }
+    }
+
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let tasks = Tasks::default();
+    let make =
+        move || Versions::every_version_with_tasks(Core, tasks.clone(), mcp_spec_session::Tokio);
+    tokio::spawn(HttpServer::new(make).serve(listener));
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let client = HttpClient::connect(&url, old::handlers::Client::new(Answers));
+    let server = old::handlers::ServerPeer(client.session().peer());
+    let caps = old::ClientCapabilities {
+        elicitation: Some(Default::default()),
+        ..Default::default()
+    };
+    let info = old::Implementation::new("tasks-2025-11-25", "1");
+    let hello = old::InitializeRequestParams::new("2025-11-25", caps, info);
+    let answer = server.initialize(&hello).await.unwrap();
+    assert_eq!(answer.protocol_version, "2025-11-25");
+    let declared = serde_json::to_value(&answer.capabilities.tasks).unwrap();
+    assert_eq!(
+        declared["requests"]["tools"]["call"],
+        json!({}),
+        "{declared}"
+    );
+    server.notify_initialized(None).await.unwrap();
+
+    let mut call = old::CallToolRequestParams::new("job");
+    call.task = Some(old::TaskMetadata {
+        ttl: Some(60_000),
+        ..Default::default()
+    });
+    let old::CallToolOutcome::CreateTaskResult(created) = server.call_tool(&call).await.unwrap()
+    else {
+        panic!("not a task")
+    };
+    let id = created.task.task_id.clone();
+    assert_eq!((id.as_str(), created.task.ttl), ("task-1", Some(60_000)));
+    let state = server
+        .get_task(&old::GetTaskRequestParams::new(id.clone()))
+        .await
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&state.status).unwrap(),
+        "input_required"
+    );
+    // The input is asked of the client, and the task ends with its answer.
+    let payload = server
+        .get_task_payload(&old::GetTaskPayloadRequestParams::new(id))
+        .await
+        .unwrap();
+    let payload = serde_json::to_value(payload).unwrap();
+    assert_eq!(payload["content"][0]["text"], "Hello, Grace", "{payload}");
+    assert!(payload.get("resultType").is_none(), "{payload}");
+
+    // Without `task`, the call is the handler's own.
+    let plain = old::CallToolRequestParams::new("job");
+    let old::CallToolOutcome::CallToolResult(done) = server.call_tool(&plain).await.unwrap() else {
+        panic!("a task")
+    };
+    assert_eq!(
+        serde_json::to_value(&done.content).unwrap()[0]["text"],
+        "job done at once"
+    );
+    match server.list_tasks(None).await {
+        Err(CallError::Rejected(e)) => {
+            assert_eq!(e.code, -32601);
+            assert!(e.message.contains("no counterpart"), "{}", e.message);
+        }
+        other => panic!("{other:?}"),
+    }
+    client.close().await;
 }

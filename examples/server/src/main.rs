@@ -232,15 +232,11 @@ mod handler {
 }
 
 /// The versions this server offers, for one connection: every one from 2024-11-05, from
-/// the one handler (what an older client subscribes to is listened for on tokio), and at
-/// 2026-07-28 the tasks extension in front of it, whose tasks every connection shares.
+/// the one handler (what an older client subscribes to is listened for on tokio), and the
+/// tasks extension in front of it, at 2026-07-28 and for a 2025-11-25 client's tasks;
+/// every connection shares the tasks.
 fn versions(tasks: &tasks::Tasks) -> Versions {
-    let tasks = tasks.clone();
-    Versions::every_version_with(handler::Handler, mcp_spec_session::Tokio, move |core| {
-        std::sync::Arc::new(mcp_spec_types::ext::tasks::handlers::Server::new(
-            tasks, core,
-        ))
-    })
+    Versions::every_version_with_tasks(handler::Handler, tasks.clone(), mcp_spec_session::Tokio)
 }
 
 #[tokio::main]

@@ -1,0 +1,319 @@
+//! The tasks of a 2025-11-25 client, served by the handler of the tasks extension written
+//! for 2026-07-28 (`mcp_spec_types::ext::tasks::handlers::ServerHandler`), in front of
+//! the 2025-11-25 adapter of [`Versions::every_version_with_tasks`].
+//!
+//! 2025-11-25 has tasks in its core schema, the extension's ancestor: where the two map,
+//! a 2025-11-25 request is served by the extension's handler and its answer written in
+//! 2025-11-25's shapes, and where they do not, the answer says so. The table of both is in
+//! the guide (`docs/serving.md`, "A 2025-11-25 client's tasks").
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mcp_spec_types::ext::tasks as t;
+use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
+use mcp_spec_types::rt::service::{
+    BoxFuture, Meta, Peer, RequestContext, Service, inspect, method_not_found, refuse, respond,
+};
+use mcp_spec_types::v2025_11_25 as old;
+use serde_json::{Map, Value, json};
+use t::handlers::ServerHandler;
+
+/// How long `tasks/result` waits for a task to end before it answers -32603; the task
+/// goes on, and the client may ask again.
+pub const RESULT_WAIT: Duration = Duration::from_secs(300);
+
+/// Rounds of input one `tasks/result` may ask the client for.
+pub const MAX_INPUT_ROUNDS: usize = 16;
+
+/// The 2025-11-25 service with the tasks of its clients served by `tasks`.
+pub(crate) struct OlderTasks<T> {
+    pub(crate) tasks: T,
+    pub(crate) inner: Arc<dyn Service>,
+}
+
+/// The `_meta` the extension's handler sees for a 2025-11-25 client's request: the
+/// handler's version, and the extension declared (a 2025-11-25 client that asks for a task
+/// uses tasks).
+fn envelope() -> Meta {
+    let Value::Object(map) = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {t::handlers::EXTENSION: {}}},
+    }) else {
+        unreachable!("an object")
+    };
+    Meta::from(map)
+}
+
+fn cx(id: &Id, peer: &Peer) -> RequestContext<Peer> {
+    RequestContext {
+        id: id.clone(),
+        meta: Some(envelope()),
+        peer: peer.clone(),
+    }
+}
+
+/// `params` of a request, decoded as `P`, or -32602 naming what does not fit.
+fn params<P: mcp_spec_types::serde::de::DeserializeOwned>(message: &str) -> Result<P, ErrorObject> {
+    let value: Value =
+        serde_json::from_str(message).map_err(|e| ErrorObject::invalid_params(e.to_string()))?;
+    let params = value.get("params").cloned().unwrap_or(Value::Null);
+    mcp_spec_types::rt::path::from_str::<P>(&params.to_string())
+        .map_err(|e| ErrorObject::invalid_params(e.to_string()))
+}
+
+/// A task of the extension as 2025-11-25 writes one.
+fn task_of(r: &t::GetTaskResult) -> Result<old::Task, ErrorObject> {
+    let value = serde_json::to_value(r).map_err(|e| ErrorObject::internal_error(e.to_string()))?;
+    let status = value.get("status").cloned().unwrap_or(Value::Null);
+    let status: old::TaskStatus = serde_json::from_value(status)
+        .map_err(|e| ErrorObject::internal_error(format!("a task's status: {e}")))?;
+    let text = |k: &str| {
+        value
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let int = |k: &str| value.get(k).and_then(Value::as_i64);
+    Ok(old::Task {
+        created_at: text("createdAt"),
+        last_updated_at: text("lastUpdatedAt"),
+        poll_interval: int("pollIntervalMs"),
+        status,
+        status_message: value
+            .get("statusMessage")
+            .and_then(Value::as_str)
+            .map(String::from),
+        task_id: text("taskId"),
+        ttl: int("ttlMs"),
+        extra: Map::new(),
+    })
+}
+
+impl<T: ServerHandler + Clone> OlderTasks<T> {
+    async fn call(
+        &self,
+        id: &Id,
+        peer: &Peer,
+        message: &str,
+    ) -> Option<Result<Value, ErrorObject>> {
+        let p: old::CallToolRequestParams = match params(message) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
+        p.task.as_ref()?;
+        let mut value = json!({"name": p.name, "_meta": Value::Object(envelope().to_map())});
+        if let Some(args) = &p.arguments {
+            value["arguments"] = Value::Object(args.clone());
+        }
+        let newer: mcp_spec_types::v2026_07_28::CallToolRequestParams =
+            match serde_json::from_value(value) {
+                Ok(p) => p,
+                Err(e) => return Some(Err(ErrorObject::invalid_params(e.to_string()))),
+            };
+        let created = match self.tasks.call_tool(&newer, cx(id, peer)).await {
+            Ok(Some(created)) => created,
+            Ok(None) => return None,
+            Err(e) => return Some(Err(e)),
+        };
+        let task = old::Task {
+            created_at: created.created_at,
+            last_updated_at: created.last_updated_at,
+            poll_interval: created.poll_interval_ms,
+            status: serde_json::to_value(&created.status)
+                .and_then(serde_json::from_value)
+                .unwrap_or(old::TaskStatus::Working),
+            status_message: created.status_message,
+            task_id: created.task_id,
+            ttl: created.ttl_ms,
+            extra: Map::new(),
+        };
+        Some(
+            serde_json::to_value(old::CreateTaskResult::new(task))
+                .map_err(|e| ErrorObject::internal_error(e.to_string())),
+        )
+    }
+
+    async fn get(
+        &self,
+        id: &Id,
+        peer: &Peer,
+        task_id: &str,
+    ) -> Result<t::GetTaskResult, ErrorObject> {
+        let p = t::GetTaskRequestParams::new(task_id);
+        self.tasks.get_task(p, cx(id, peer)).await
+    }
+
+    /// `tasks/result`: polls until the task ends, asking the client for what it asks.
+    async fn result(&self, id: &Id, peer: &Peer, task_id: &str) -> Result<Value, ErrorObject> {
+        let until = Instant::now() + RESULT_WAIT;
+        let mut rounds = 0;
+        loop {
+            let state = self.get(id, peer, task_id).await?;
+            let poll = match &state {
+                t::GetTaskResult::GetTaskResultCompleted(done) => {
+                    let mut result = Value::Object(done.result.clone());
+                    // 2025-11-25's results say no `resultType`.
+                    if let Some(m) = result.as_object_mut() {
+                        m.remove("resultType");
+                    }
+                    return Ok(result);
+                }
+                t::GetTaskResult::GetTaskResultFailed(failed) => {
+                    let e = &failed.error;
+                    return Err(ErrorObject::new(e.code, e.message.clone()));
+                }
+                t::GetTaskResult::GetTaskResultCancelled(_) => {
+                    return Err(ErrorObject::internal_error(format!(
+                        "the task {task_id} was cancelled"
+                    )));
+                }
+                t::GetTaskResult::GetTaskResultInputRequired(asking) => {
+                    rounds += 1;
+                    if rounds > MAX_INPUT_ROUNDS {
+                        return Err(ErrorObject::internal_error(format!(
+                            "the task {task_id} asked for input more than {MAX_INPUT_ROUNDS} times"
+                        )));
+                    }
+                    let mut answers = Map::new();
+                    for (key, request) in &asking.input_requests {
+                        let request = serde_json::to_value(request)
+                            .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
+                        let method = request
+                            .get("method")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
+                        let answer = peer
+                            .request_raw(method, request.get("params").cloned())
+                            .await
+                            .map_err(|e| {
+                                ErrorObject::internal_error(format!(
+                                    "asking the client ({method}): {e}"
+                                ))
+                            })?;
+                        answers.insert(key.clone(), answer.to_value());
+                    }
+                    let update = t::UpdateTaskRequestParams::new(task_id, answers);
+                    self.tasks.update_task(update, cx(id, peer)).await?;
+                    asking.poll_interval_ms
+                }
+                t::GetTaskResult::GetTaskResultWorking(w) => w.poll_interval_ms,
+                t::GetTaskResult::Unknown(v) => {
+                    return Err(ErrorObject::internal_error(format!(
+                        "a task in a state 2025-11-25 does not know: {v}"
+                    )));
+                }
+            };
+            if Instant::now() >= until {
+                return Err(ErrorObject::internal_error(format!(
+                    "the task {task_id} did not end within {} s; ask again",
+                    RESULT_WAIT.as_secs()
+                )));
+            }
+            let wait = poll.unwrap_or(200).clamp(10, 5_000) as u64;
+            futures_timer::Delay::new(Duration::from_millis(wait)).await;
+        }
+    }
+
+    async fn serve_task(
+        &self,
+        method: &str,
+        id: Id,
+        peer: Peer,
+        message: &str,
+    ) -> Option<Result<Value, ErrorObject>> {
+        let encode = |v: Result<old::Task, ErrorObject>| {
+            v.and_then(|task| {
+                serde_json::to_value(task).map_err(|e| ErrorObject::internal_error(e.to_string()))
+            })
+        };
+        let task_id = || params::<old::GetTaskRequestParams>(message).map(|p| p.task_id);
+        Some(match method {
+            "tools/call" => return self.call(&id, &peer, message).await,
+            "tasks/get" => match task_id() {
+                Ok(task) => encode(self.get(&id, &peer, &task).await.and_then(|r| task_of(&r))),
+                Err(e) => Err(e),
+            },
+            "tasks/result" => match task_id() {
+                Ok(task) => self.result(&id, &peer, &task).await,
+                Err(e) => Err(e),
+            },
+            "tasks/cancel" => match task_id() {
+                Ok(task) => {
+                    let cancel = t::CancelTaskRequestParams::new(task.clone());
+                    match self.tasks.cancel_task(cancel, cx(&id, &peer)).await {
+                        Ok(_) => {
+                            encode(self.get(&id, &peer, &task).await.and_then(|r| task_of(&r)))
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
+                Err(e) => Err(e),
+            },
+            "tasks/list" => Err(ErrorObject::new(
+                method_not_found(method).code,
+                "tasks/list has no counterpart in the tasks extension this server implements \
+                 (2026-07-28): a client polls the tasks it created by their ids",
+            )),
+            _ => return None,
+        })
+    }
+}
+
+/// Declares 2025-11-25's task capabilities in an `initialize` answer: `tools/call` may be
+/// a task, and a task may be cancelled.
+fn declare(answer: String) -> String {
+    let Ok(mut value) = serde_json::from_str::<Value>(&answer) else {
+        return answer;
+    };
+    let Some(capabilities) = value
+        .get_mut("result")
+        .and_then(|r| r.get_mut("capabilities"))
+        .and_then(Value::as_object_mut)
+    else {
+        return answer;
+    };
+    capabilities.insert(
+        "tasks".into(),
+        json!({"cancel": {}, "requests": {"tools": {"call": {}}}}),
+    );
+    serde_json::to_string(&value).unwrap_or(answer)
+}
+
+impl<T: ServerHandler + Clone> Service for OlderTasks<T> {
+    fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>> {
+        let head = inspect(message.as_bytes());
+        let method = head.method().map(String::from);
+        let id = match head.route {
+            mcp_spec_types::rt::service::Route::Request(id) => Some(id),
+            _ => None,
+        };
+        match (method.as_deref(), id) {
+            (Some("initialize"), _) => {
+                let inner = self.inner.clone();
+                Box::pin(async move { inner.serve(peer, message).await.map(declare) })
+            }
+            (
+                Some(
+                    m @ ("tools/call" | "tasks/get" | "tasks/result" | "tasks/cancel"
+                    | "tasks/list"),
+                ),
+                Some(id),
+            ) => {
+                let m = m.to_string();
+                Box::pin(async move {
+                    match self
+                        .serve_task(&m, id.clone(), peer.clone(), &message)
+                        .await
+                    {
+                        Some(Ok(result)) => Some(respond(&id, Ok::<_, ErrorObject>(result))),
+                        Some(Err(e)) => Some(refuse(&id, e)),
+                        None => self.inner.clone().serve(peer, message).await,
+                    }
+                })
+            }
+            _ => self.inner.clone().serve(peer, message),
+        }
+    }
+}
