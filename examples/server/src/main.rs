@@ -66,7 +66,11 @@ mod handler {
         };
     }
 
-    pub struct Handler;
+    /// The handler, with the tasks of the tasks extension, whose status a listener may
+    /// follow.
+    pub struct Handler {
+        pub tasks: super::tasks::Tasks,
+    }
 
     impl ServerHandler for Handler {
         async fn discover(&self, _: P<Discover>, _: Cx) -> Answer<Discover> {
@@ -192,8 +196,26 @@ mod handler {
             p: P<SubscriptionsListen>,
             cx: Cx,
         ) -> Answer<SubscriptionsListen> {
-            // It agrees to resource updates only, on the stream named by the request's id.
-            let agreed = json!({"resourceSubscriptions": p.notifications.resource_subscriptions});
+            // It agrees to resource updates, on the stream named by the request's id, and
+            // with the tasks extension, to the status of the tasks it knows of those asked.
+            let task_ids: Option<Vec<String>> = match p.notifications.extra.get("taskIds") {
+                None => None,
+                Some(ids) => Some(serde_json::from_value(ids.clone()).map_err(|e| {
+                    ErrorObject::invalid_params(format!("notifications.taskIds: {e}"))
+                })?),
+            };
+            let extension = mcp_spec_types::ext::tasks::handlers::EXTENSION;
+            if task_ids.is_some()
+                && !mcp_spec_types::rt::extension::declared(cx.meta.as_ref(), extension)
+            {
+                return Err(mcp_spec_types::rt::extension::missing(extension));
+            }
+            let agreed_tasks = task_ids.map(|ids| self.tasks.known(&ids));
+            let mut agreed =
+                json!({"resourceSubscriptions": p.notifications.resource_subscriptions});
+            if let Some(ids) = &agreed_tasks {
+                agreed["taskIds"] = json!(ids);
+            }
             let ack = json!({"notifications": agreed,
                              "_meta": {"io.modelcontextprotocol/subscriptionId": cx.id}});
             let ack: v::SubscriptionsAcknowledgedNotificationParams =
@@ -202,6 +224,9 @@ mod handler {
                 .notify_subscriptions_acknowledged(&ack)
                 .await
                 .map_err(internal)?;
+            if let Some(ids) = agreed_tasks {
+                self.tasks.follow(ids, &cx.peer.0).await;
+            }
             std::future::pending().await
         }
         async fn list_prompts(&self, _: P<ListPrompts>, _: Cx) -> Answer<ListPrompts> {
@@ -236,7 +261,10 @@ mod handler {
 /// tasks extension in front of it, at 2026-07-28 and for a 2025-11-25 client's tasks;
 /// every connection shares the tasks.
 fn versions(tasks: &tasks::Tasks) -> Versions {
-    Versions::every_version_with_tasks(handler::Handler, tasks.clone(), mcp_spec_session::Tokio)
+    let handler = handler::Handler {
+        tasks: tasks.clone(),
+    };
+    Versions::every_version_with_tasks(handler, tasks.clone(), mcp_spec_session::Tokio)
 }
 
 #[tokio::main]

@@ -9,7 +9,9 @@
 //! `CreateTaskResult` at once, then `tasks/get` for its state, `tasks/update` for the
 //! input it asks, `tasks/cancel`. A client that does not gets the answer in the call
 //! itself where the tool can give one (`slow_compute`), and -32021 where it cannot (the
-//! others: their tasks are required).
+//! others: their tasks are required). A `subscriptions/listen` that names tasks
+//! (`notifications.taskIds`) gets `notifications/tasks` at each change of their state
+//! ([`Tasks::follow`]).
 //!
 //! Bounds: [`MAX_TASKS`] tasks kept at once (beyond, a new one is refused with -32603
 //! until one ends or expires), each kept [`TTL_MS`] from its creation; a `slow_compute`
@@ -471,6 +473,74 @@ impl Tasks {
                 })
             }
         })
+    }
+}
+
+impl Tasks {
+    /// The ids of `ids` this server knows, for a listener's acknowledgement (at most
+    /// [`MAX_TASKS`]).
+    pub fn known(&self, ids: &[String]) -> Vec<String> {
+        let tasks = self.lock();
+        let mut known: Vec<String> = ids
+            .iter()
+            .filter(|id| tasks.contains_key(*id))
+            .take(MAX_TASKS)
+            .cloned()
+            .collect();
+        known.dedup();
+        known
+    }
+
+    /// Sends `notifications/tasks` to `peer` for each task of `ids` whenever its state
+    /// changes (the first state included), each the task as `tasks/get` would give it; it
+    /// looks every 100 ms while one of them runs, and returns when every one has ended
+    /// and been sent (or is gone).
+    pub async fn follow(&self, ids: Vec<String>, peer: &Peer) {
+        let mut sent: HashMap<String, String> = HashMap::new();
+        loop {
+            let mut running = false;
+            for id in &ids {
+                let Ok(state) = self.detailed(id) else {
+                    continue;
+                };
+                let Ok(Value::Object(mut params)) = serde_json::to_value(&state) else {
+                    continue;
+                };
+                // A notification's params say no `resultType`.
+                params.remove("resultType");
+                let status = params
+                    .get("status")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                running |= matches!(status, "working" | "input_required");
+                let seen = format!(
+                    "{status} {}",
+                    params
+                        .get("lastUpdatedAt")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                );
+                if sent.get(id) != Some(&seen) {
+                    let Ok(params) = serde_json::from_value::<t::TaskStatusNotificationParams>(
+                        Value::Object(params),
+                    ) else {
+                        continue;
+                    };
+                    if peer
+                        .notify::<t::methods::TaskStatus>(Some(&params))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    sent.insert(id.clone(), seen);
+                }
+            }
+            if !running {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 }
 
