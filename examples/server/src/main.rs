@@ -267,6 +267,20 @@ fn versions(tasks: &tasks::Tasks) -> Versions {
     Versions::every_version_with_tasks(handler, tasks.clone(), mcp_spec_session::Tokio)
 }
 
+/// This server's Server Card (the experimental server card extension), published at
+/// `/mcp/server-card`; checked as a card is.
+fn server_card(port: u16) -> mcp_spec_types::ext::server_card::ServerCard {
+    let card = json!({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",
+        "name": "io.github.mcp-codegen/example-server",
+        "version": env!("CARGO_PKG_VERSION"),
+        "description": "The conformance fixtures, every protocol version from one handler, and the tasks extension",
+        "remotes": [{"type": "streamable-http", "url": format!("http://127.0.0.1:{port}/mcp")}],
+    });
+    mcp_spec_types::rt::strict::from_str(&card.to_string())
+        .unwrap_or_else(|e| panic!("the example server's card is not a card: {e}"))
+}
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -279,7 +293,9 @@ async fn main() {
             .expect("bind 127.0.0.1");
         eprintln!("mcp-example-server: Streamable HTTP on http://127.0.0.1:{port}/mcp");
         let tasks = tasks::Tasks::default();
-        let mut server = HttpServer::new(move || versions(&tasks));
+        let mut server = HttpServer::new(move || versions(&tasks))
+            .server_card(&server_card(port))
+            .expect("the card encodes");
         if traffic::on() {
             server = server
                 .tap(|session, direction, text| traffic::record(direction, Some(session), text));
