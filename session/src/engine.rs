@@ -349,6 +349,7 @@ impl Builder {
     }
 
     /// The limits the session will have (the transports size their queues by them).
+    #[cfg(any(feature = "stdio", feature = "http-client"))]
     pub(crate) fn limits_of(&self) -> Limits {
         self.limits
     }

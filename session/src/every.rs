@@ -63,10 +63,11 @@ impl Versions {
     }
 
     /// [`every_version`](Versions::every_version), with `layer` put in front of the
-    /// 2026-07-28 service, before the adapters of the older versions wrap it: an official
-    /// extension built on 2026-07-28 (`mcp_spec_types::ext::tasks::handlers::Server`,
-    /// with the `ext-tasks` feature), which then serves what it defines to a client of
-    /// 2026-07-28 that declares it, and passes everything else on.
+    /// 2026-07-28 service: an official extension built on 2026-07-28
+    /// (`mcp_spec_types::ext::tasks::handlers::Server`, with the `ext-tasks` feature), which
+    /// then serves what it defines to a client of 2026-07-28 that declares it, and passes
+    /// everything else on. The older versions' adapters are built on the handler's
+    /// service without the layer.
     pub fn every_version_with<H>(
         handler: H,
         spawn: impl Spawn + 'static,
@@ -104,10 +105,9 @@ impl Versions {
                 ))
             },
             move |older, service| match older {
-                "2025-11-25" => Arc::new(crate::every_tasks::OlderTasks {
-                    tasks: tasks.clone(),
-                    inner: service,
-                }),
+                "2025-11-25" => {
+                    Arc::new(crate::every_tasks::OlderTasks::new(tasks.clone(), service))
+                }
                 _ => service,
             },
         )
@@ -115,7 +115,7 @@ impl Versions {
 
     /// Every version from the one handler: `layer` in front of the 2026-07-28 service,
     /// `older` in front of each older version's adapter (the adapters chain on the
-    /// services before `older`).
+    /// handler's service, without `layer` or `older`).
     fn every_version_layered<H>(
         handler: H,
         spawn: impl Spawn + 'static,
@@ -126,10 +126,12 @@ impl Versions {
         H: v::handlers::ServerHandler + 'static,
     {
         let policy = RequireVersion::new(&[HANDLER_VERSION]);
-        let mut service: Arc<dyn Service> = layer(Arc::new(
-            v::handlers::Server::new(handler).with_policy(policy),
-        ));
-        let mut versions = Versions::new().with(HANDLER_VERSION, service.clone());
+        let mut service: Arc<dyn Service> =
+            Arc::new(v::handlers::Server::new(handler).with_policy(policy));
+        // The layer serves 2026-07-28 clients; the adapters of the older versions are built
+        // on the handler's service, not on it (an older client cannot read what a layer of
+        // 2026-07-28 answers, a task of the tasks extension, say).
+        let mut versions = Versions::new().with(HANDLER_VERSION, layer(service.clone()));
         let spawn: bridge::SpawnFn = Arc::new(move |f| spawn.spawn(f));
         for pair in chain(SERVING, |p| (p.older, p.newer)) {
             service = (pair.serve_older)(service, Some(spawn.clone()));

@@ -8,7 +8,7 @@
 //! the guide (`docs/serving.md`, "A 2025-11-25 client's tasks").
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcp_spec_types::ext::tasks as t;
 use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
@@ -30,26 +30,65 @@ pub const MAX_INPUT_ROUNDS: usize = 16;
 pub(crate) struct OlderTasks<T> {
     pub(crate) tasks: T,
     pub(crate) inner: Arc<dyn Service>,
+    /// The capabilities the client declared at `initialize` (one value per connection).
+    pub(crate) capabilities: std::sync::Mutex<Map<String, Value>>,
 }
 
-/// The `_meta` the extension's handler sees for a 2025-11-25 client's request: the
-/// handler's version, and the extension declared (a 2025-11-25 client that asks for a task
-/// uses tasks).
-fn envelope() -> Meta {
-    let Value::Object(map) = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"extensions": {t::handlers::EXTENSION: {}}},
-    }) else {
-        unreachable!("an object")
-    };
-    Meta::from(map)
+impl<T> OlderTasks<T> {
+    pub(crate) fn new(tasks: T, inner: Arc<dyn Service>) -> Self {
+        OlderTasks {
+            tasks,
+            inner,
+            capabilities: Default::default(),
+        }
+    }
+
+    fn capabilities(&self) -> Map<String, Value> {
+        self.capabilities
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The `_meta` the extension's handler sees for a 2025-11-25 client's request: the
+    /// handler's version, and the capabilities the client declared at `initialize` with the
+    /// extension among them (a 2025-11-25 client that asks for a task uses tasks).
+    fn envelope(&self) -> Meta {
+        let mut capabilities = self.capabilities();
+        let extensions = capabilities
+            .entry("extensions")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(extensions) = extensions.as_object_mut() {
+            extensions.insert(t::handlers::EXTENSION.into(), json!({}));
+        }
+        let mut meta = Map::new();
+        meta.insert(
+            "io.modelcontextprotocol/protocolVersion".into(),
+            "2026-07-28".into(),
+        );
+        meta.insert(
+            "io.modelcontextprotocol/clientCapabilities".into(),
+            Value::Object(capabilities),
+        );
+        Meta::from(meta)
+    }
+
+    fn cx(&self, id: &Id, peer: &Peer) -> RequestContext<Peer> {
+        RequestContext {
+            id: id.clone(),
+            meta: Some(self.envelope()),
+            peer: peer.clone(),
+        }
+    }
 }
 
-fn cx(id: &Id, peer: &Peer) -> RequestContext<Peer> {
-    RequestContext {
-        id: id.clone(),
-        meta: Some(envelope()),
-        peer: peer.clone(),
+/// The capability a client declares to be sent an input request of `method`.
+fn capability_of(method: &str) -> Option<&'static str> {
+    match method {
+        "elicitation/create" => Some("elicitation"),
+        "sampling/createMessage" => Some("sampling"),
+        "roots/list" => Some("roots"),
+        _ => None,
     }
 }
 
@@ -62,10 +101,15 @@ fn params<P: mcp_spec_types::serde::de::DeserializeOwned>(message: &str) -> Resu
         .map_err(|e| ErrorObject::invalid_params(e.to_string()))
 }
 
-/// A task of the extension as 2025-11-25 writes one.
+/// A task of the extension as 2025-11-25 writes one: a tool call that ended with an error
+/// result (`isError`) is `failed` there, `completed` in the extension.
 fn task_of(r: &t::GetTaskResult) -> Result<old::Task, ErrorObject> {
     let value = serde_json::to_value(r).map_err(|e| ErrorObject::internal_error(e.to_string()))?;
-    let status = value.get("status").cloned().unwrap_or(Value::Null);
+    let tool_error = value.pointer("/result/isError") == Some(&Value::Bool(true));
+    let status = match value.get("status") {
+        Some(Value::String(s)) if s == "completed" && tool_error => json!("failed"),
+        other => other.cloned().unwrap_or(Value::Null),
+    };
     let status: old::TaskStatus = serde_json::from_value(status)
         .map_err(|e| ErrorObject::internal_error(format!("a task's status: {e}")))?;
     let text = |k: &str| {
@@ -103,7 +147,7 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
             Err(e) => return Some(Err(e)),
         };
         p.task.as_ref()?;
-        let mut value = json!({"name": p.name, "_meta": Value::Object(envelope().to_map())});
+        let mut value = json!({"name": p.name, "_meta": Value::Object(self.envelope().to_map())});
         if let Some(args) = &p.arguments {
             value["arguments"] = Value::Object(args.clone());
         }
@@ -112,7 +156,7 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
                 Ok(p) => p,
                 Err(e) => return Some(Err(ErrorObject::invalid_params(e.to_string()))),
             };
-        let created = match self.tasks.call_tool(&newer, cx(id, peer)).await {
+        let created = match self.tasks.call_tool(&newer, self.cx(id, peer)).await {
             Ok(Some(created)) => created,
             Ok(None) => return None,
             Err(e) => return Some(Err(e)),
@@ -142,13 +186,28 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
         task_id: &str,
     ) -> Result<t::GetTaskResult, ErrorObject> {
         let p = t::GetTaskRequestParams::new(task_id);
-        self.tasks.get_task(p, cx(id, peer)).await
+        self.tasks.get_task(p, self.cx(id, peer)).await
     }
 
-    /// `tasks/result`: polls until the task ends, asking the client for what it asks.
+    /// `tasks/result`: polls until the task ends, asking the client for what it asks; at
+    /// most [`RESULT_WAIT`] in all, the client's answers included.
     async fn result(&self, id: &Id, peer: &Peer, task_id: &str) -> Result<Value, ErrorObject> {
-        let until = Instant::now() + RESULT_WAIT;
+        let work = Box::pin(self.wait_result(id, peer, task_id));
+        let limit = futures_timer::Delay::new(RESULT_WAIT);
+        match futures_util::future::select(work, limit).await {
+            futures_util::future::Either::Left((result, _)) => result,
+            futures_util::future::Either::Right(_) => Err(ErrorObject::internal_error(format!(
+                "the task {task_id} did not end within {} s; ask again",
+                RESULT_WAIT.as_secs()
+            ))),
+        }
+    }
+
+    async fn wait_result(&self, id: &Id, peer: &Peer, task_id: &str) -> Result<Value, ErrorObject> {
         let mut rounds = 0;
+        // Keys asked already: a poll that shows them again (the update is eventually
+        // consistent) does not ask the user twice.
+        let mut asked = std::collections::BTreeSet::new();
         loop {
             let state = self.get(id, peer, task_id).await?;
             let poll = match &state {
@@ -162,7 +221,11 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
                 }
                 t::GetTaskResult::GetTaskResultFailed(failed) => {
                     let e = &failed.error;
-                    return Err(ErrorObject::new(e.code, e.message.clone()));
+                    let error = ErrorObject::new(e.code, e.message.clone());
+                    return Err(match &e.data {
+                        Some(data) => error.with_data(data.clone()),
+                        None => error,
+                    });
                 }
                 t::GetTaskResult::GetTaskResultCancelled(_) => {
                     return Err(ErrorObject::internal_error(format!(
@@ -170,32 +233,57 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
                     )));
                 }
                 t::GetTaskResult::GetTaskResultInputRequired(asking) => {
-                    rounds += 1;
-                    if rounds > MAX_INPUT_ROUNDS {
-                        return Err(ErrorObject::internal_error(format!(
-                            "the task {task_id} asked for input more than {MAX_INPUT_ROUNDS} times"
-                        )));
+                    let new: Vec<_> = asking
+                        .input_requests
+                        .iter()
+                        .filter(|(key, _)| !asked.contains(*key))
+                        .collect();
+                    if !new.is_empty() {
+                        rounds += 1;
+                        if rounds > MAX_INPUT_ROUNDS {
+                            return Err(ErrorObject::internal_error(format!(
+                                "the task {task_id} asked for input more than {MAX_INPUT_ROUNDS} times"
+                            )));
+                        }
+                        let declared = self.capabilities();
+                        let mut answers = Map::new();
+                        for (key, request) in new {
+                            let request = serde_json::to_value(request)
+                                .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
+                            let method = request
+                                .get("method")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default();
+                            if !capability_of(method).is_some_and(|c| declared.contains_key(c)) {
+                                return Err(ErrorObject::internal_error(format!(
+                                    "the task {task_id} asks for `{method}`, which this client did \
+                                     not declare it answers"
+                                )));
+                            }
+                            // A request made for a task says so (2025-11-25's `related-task`).
+                            let mut params =
+                                request.get("params").cloned().unwrap_or_else(|| json!({}));
+                            if let Some(p) = params.as_object_mut() {
+                                let meta = p.entry("_meta").or_insert_with(|| json!({}));
+                                if let Some(m) = meta.as_object_mut() {
+                                    m.insert(
+                                        "io.modelcontextprotocol/related-task".into(),
+                                        json!({"taskId": task_id}),
+                                    );
+                                }
+                            }
+                            let answer =
+                                peer.request_raw(method, Some(params)).await.map_err(|e| {
+                                    ErrorObject::internal_error(format!(
+                                        "asking the client ({method}): {e}"
+                                    ))
+                                })?;
+                            answers.insert(key.clone(), answer.to_value());
+                            asked.insert(key.clone());
+                        }
+                        let update = t::UpdateTaskRequestParams::new(task_id, answers);
+                        self.tasks.update_task(update, self.cx(id, peer)).await?;
                     }
-                    let mut answers = Map::new();
-                    for (key, request) in &asking.input_requests {
-                        let request = serde_json::to_value(request)
-                            .map_err(|e| ErrorObject::internal_error(e.to_string()))?;
-                        let method = request
-                            .get("method")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default();
-                        let answer = peer
-                            .request_raw(method, request.get("params").cloned())
-                            .await
-                            .map_err(|e| {
-                                ErrorObject::internal_error(format!(
-                                    "asking the client ({method}): {e}"
-                                ))
-                            })?;
-                        answers.insert(key.clone(), answer.to_value());
-                    }
-                    let update = t::UpdateTaskRequestParams::new(task_id, answers);
-                    self.tasks.update_task(update, cx(id, peer)).await?;
                     asking.poll_interval_ms
                 }
                 t::GetTaskResult::GetTaskResultWorking(w) => w.poll_interval_ms,
@@ -205,12 +293,6 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
                     )));
                 }
             };
-            if Instant::now() >= until {
-                return Err(ErrorObject::internal_error(format!(
-                    "the task {task_id} did not end within {} s; ask again",
-                    RESULT_WAIT.as_secs()
-                )));
-            }
             let wait = poll.unwrap_or(200).clamp(10, 5_000) as u64;
             futures_timer::Delay::new(Duration::from_millis(wait)).await;
         }
@@ -242,7 +324,7 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
             "tasks/cancel" => match task_id() {
                 Ok(task) => {
                     let cancel = t::CancelTaskRequestParams::new(task.clone());
-                    match self.tasks.cancel_task(cancel, cx(&id, &peer)).await {
+                    match self.tasks.cancel_task(cancel, self.cx(&id, &peer)).await {
                         Ok(_) => {
                             encode(self.get(&id, &peer, &task).await.and_then(|r| task_of(&r)))
                         }
@@ -285,14 +367,25 @@ impl<T: ServerHandler + Clone> Service for OlderTasks<T> {
     fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>> {
         let head = inspect(message.as_bytes());
         let method = head.method().map(String::from);
-        let id = match head.route {
-            mcp_spec_types::rt::service::Route::Request(id) => Some(id),
+        let id = match &head.route {
+            mcp_spec_types::rt::service::Route::Request(id) => Some(id.clone()),
             _ => None,
         };
         match (method.as_deref(), id) {
             (Some("initialize"), _) => {
+                // What the client declares is what its tasks may ask of it.
+                if let Some(Value::Object(c)) = head
+                    .param("capabilities")
+                    .and_then(|c| serde_json::from_str(c).ok())
+                {
+                    *self.capabilities.lock().unwrap_or_else(|e| e.into_inner()) = c;
+                }
                 let inner = self.inner.clone();
                 Box::pin(async move { inner.serve(peer, message).await.map(declare) })
+            }
+            // A call without `task` is the adapter's, unread here.
+            (Some("tools/call"), _) if head.param("task").is_none() => {
+                self.inner.clone().serve(peer, message)
             }
             (
                 Some(

@@ -1251,9 +1251,6 @@ fn sse(events: impl futures_util::Stream<Item = String> + Send + 'static) -> Res
         .into_response()
 }
 
-/// `GET` in a session: with `Last-Event-ID`, resumes a request's event stream where the
-/// client lost it; without, opens the stream for what the server sends outside any
-/// request (a later one replaces it). Without a session: 405, there is no such stream.
 /// Where a Server Card is published: the endpoint's URL and `/server-card`.
 const SERVER_CARD_PATH: &str = "/mcp/server-card";
 /// The media type of a Server Card.
@@ -1275,6 +1272,9 @@ async fn handle_card(State(server): State<Arc<HttpServer>>, request: Request) ->
     ([("content-type", SERVER_CARD_TYPE)], card.to_string()).into_response()
 }
 
+/// `GET` in a session: with `Last-Event-ID`, resumes a request's event stream where the
+/// client lost it; without, opens the stream for what the server sends outside any
+/// request (a later one replaces it). Without a session: 405, there is no such stream.
 async fn handle_get(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
     server.reap_in_background();
     let (parts, _) = request.into_parts();

@@ -13,9 +13,10 @@
 //! (`notifications.taskIds`) gets `notifications/tasks` at each change of their state
 //! ([`Tasks::follow`]).
 //!
-//! Bounds: [`MAX_TASKS`] tasks kept at once (beyond, a new one is refused with -32603
-//! until one ends or expires), each kept [`TTL_MS`] from its creation; a `slow_compute`
-//! runs at most [`MAX_SECONDS`].
+//! Bounds: [`MAX_TASKS`] tasks kept at once (beyond, the one that ended first is forgotten;
+//! with that many running, a new one is refused with -32603), each kept [`TTL_MS`] from its
+//! creation (then forgotten, and its work, if it waits for input, stopped); a
+//! `slow_compute` runs at most [`MAX_SECONDS`].
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -253,21 +254,43 @@ fn unknown(id: &str) -> ErrorObject {
 }
 
 impl Tasks {
+    /// The tasks, the expired ones gone (their work, if it waits for input, woken to see
+    /// it is gone).
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
-        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
+        let ttl = Duration::from_millis(TTL_MS as u64);
+        tasks.retain(|_, e| {
+            let keep = e.born.elapsed() < ttl;
+            if !keep {
+                e.wake.notify_one();
+            }
+            keep
+        });
+        tasks
     }
 
-    /// A new task, working: refused when [`MAX_TASKS`] are kept after the expired ones go.
+    /// A new task, working. With [`MAX_TASKS`] kept, the one that ended first is
+    /// forgotten to make room; with that many running, the new one is refused.
     fn create(&self) -> Result<(String, String), ErrorObject> {
         let id = task_id()?;
         let at = now();
         let mut tasks = self.lock();
-        let ttl = Duration::from_millis(TTL_MS as u64);
-        tasks.retain(|_, e| e.born.elapsed() < ttl);
         if tasks.len() >= MAX_TASKS {
-            return Err(ErrorObject::internal_error(format!(
-                "too many tasks: this server keeps {MAX_TASKS} at once; try again when one ends"
-            )));
+            let oldest_ended = tasks
+                .iter()
+                .filter(|(_, e)| e.status.terminal())
+                .min_by_key(|(_, e)| e.born)
+                .map(|(id, _)| id.clone());
+            match oldest_ended {
+                Some(old) => {
+                    tasks.remove(&old);
+                }
+                None => {
+                    return Err(ErrorObject::internal_error(format!(
+                        "too many tasks: this server runs {MAX_TASKS} at once; try again when one ends"
+                    )));
+                }
+            }
         }
         tasks.insert(
             id.clone(),
@@ -312,6 +335,10 @@ impl Tasks {
         let wake = {
             let mut tasks = self.lock();
             let e = tasks.get_mut(id)?;
+            // A task cancelled before its work asks stays cancelled.
+            if e.status.terminal() {
+                return None;
+            }
             e.pending = requests;
             e.status = Status::InputRequired;
             e.updated_at = now();
@@ -481,14 +508,9 @@ impl Tasks {
     /// [`MAX_TASKS`]).
     pub fn known(&self, ids: &[String]) -> Vec<String> {
         let tasks = self.lock();
-        let mut known: Vec<String> = ids
-            .iter()
-            .filter(|id| tasks.contains_key(*id))
-            .take(MAX_TASKS)
-            .cloned()
-            .collect();
-        known.dedup();
-        known
+        let known: std::collections::BTreeSet<&String> =
+            ids.iter().filter(|id| tasks.contains_key(*id)).collect();
+        known.into_iter().cloned().collect()
     }
 
     /// Sends `notifications/tasks` to `peer` for each task of `ids` whenever its state
