@@ -25,8 +25,15 @@ DISCOVER_TOOLS = {
     "test_input_required_result_tampered_state", "test_input_required_result_capabilities",
 }
 
+# The tasks extension's scenarios (examples/server/src/tasks.rs): listed to every client; a
+# task for a 2026-07-28 client that declares the extension, or a 2025-11-25 client's task.
+TASK_TOOLS = {
+    "greet", "slow_compute", "failing_job", "protocol_error_job", "confirm_delete",
+    "multi_input", "test_tool_with_task",
+}
 
-TOOLS = FIXTURE_TOOLS | DISCOVER_TOOLS
+
+TOOLS = FIXTURE_TOOLS | DISCOVER_TOOLS | TASK_TOOLS
 
 
 def fail(msg):
