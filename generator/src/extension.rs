@@ -315,19 +315,21 @@ fn with_answers(
         }
         refs(&response, &mut wanted);
         defs.insert(response_name, response);
-        wanted.push(request);
+        wanted.push(base.def_pointer(&request));
         answered.insert(method.to_string(), own.to_string());
     }
-    // The core definitions those refer to, and theirs, as the core has them.
-    while let Some(name) = wanted.pop() {
+    // The core definitions those refer to, and theirs, as the core has them (a reference
+    // to one of the extension's own is the extension's).
+    while let Some(reference) = wanted.pop() {
+        if ext.resolve_ref(&reference, "").is_ok() {
+            continue;
+        }
+        let name = base.resolve_ref(&reference, "")?.to_string();
         if defs.contains_key(&name) {
             continue;
         }
-        let def = base.defs.get(&name).ok_or_else(|| {
-            Error::msg(format!("{} has no definition `{name}`", core.model.version))
-        })?;
-        refs(def, &mut wanted);
-        defs.insert(name, def.clone());
+        refs(&base.defs[&name], &mut wanted);
+        defs.insert(name.clone(), base.defs[&name].clone());
     }
     let text = serde_json::to_string(&root).map_err(|e| Error::msg(e.to_string()))?;
     Ok((
@@ -339,17 +341,12 @@ fn with_answers(
     ))
 }
 
-/// The definitions a schema refers to (`#/$defs/Name` or `#/definitions/Name`).
+/// The `$ref`s of a schema, as written (`SchemaDoc::resolve_ref` reads them).
 fn refs(schema: &Value, out: &mut Vec<String>) {
     match schema {
         Value::Object(m) => {
             if let Some(Value::String(r)) = m.get("$ref") {
-                let name = r
-                    .strip_prefix("#/$defs/")
-                    .or_else(|| r.strip_prefix("#/definitions/"));
-                if let Some(name) = name {
-                    out.push(name.replace("~1", "/").replace("~0", "~"));
-                }
+                out.push(r.clone());
             }
             m.values().for_each(|v| refs(v, out));
         }

@@ -13,7 +13,8 @@ use std::time::Duration;
 use mcp_spec_types::ext::tasks as t;
 use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
 use mcp_spec_types::rt::service::{
-    BoxFuture, Meta, Peer, RequestContext, Service, inspect, method_not_found, refuse, respond,
+    BoxFuture, Meta, Peer, Received, RequestContext, Serve, Service, inspect, method_not_found,
+    receive, refuse, respond,
 };
 use mcp_spec_types::v2025_11_25 as old;
 use serde_json::{Map, Value, json};
@@ -21,10 +22,10 @@ use t::handlers::ServerHandler;
 
 /// How long `tasks/result` waits for a task to end before it answers -32603; the task
 /// goes on, and the client may ask again.
-pub const RESULT_WAIT: Duration = Duration::from_secs(300);
+pub const TASK_RESULT_WAIT: Duration = Duration::from_secs(300);
 
 /// Rounds of input one `tasks/result` may ask the client for.
-pub const MAX_INPUT_ROUNDS: usize = 16;
+pub const TASK_INPUT_ROUNDS: usize = 16;
 
 /// The 2025-11-25 service with the tasks of its clients served by `tasks`.
 pub(crate) struct OlderTasks<T> {
@@ -92,15 +93,6 @@ fn capability_of(method: &str) -> Option<&'static str> {
     }
 }
 
-/// `params` of a request, decoded as `P`, or -32602 naming what does not fit.
-fn params<P: mcp_spec_types::serde::de::DeserializeOwned>(message: &str) -> Result<P, ErrorObject> {
-    let value: Value =
-        serde_json::from_str(message).map_err(|e| ErrorObject::invalid_params(e.to_string()))?;
-    let params = value.get("params").cloned().unwrap_or(Value::Null);
-    mcp_spec_types::rt::path::from_str::<P>(&params.to_string())
-        .map_err(|e| ErrorObject::invalid_params(e.to_string()))
-}
-
 /// A task of the extension as 2025-11-25 writes one: a tool call that ended with an error
 /// result (`isError`) is `failed` there, `completed` in the extension.
 fn task_of(r: &t::GetTaskResult) -> Result<old::Task, ErrorObject> {
@@ -140,12 +132,8 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
         &self,
         id: &Id,
         peer: &Peer,
-        message: &str,
+        p: old::CallToolRequestParams,
     ) -> Option<Result<Value, ErrorObject>> {
-        let p: old::CallToolRequestParams = match params(message) {
-            Ok(p) => p,
-            Err(e) => return Some(Err(e)),
-        };
         p.task.as_ref()?;
         let mut value = json!({"name": p.name, "_meta": Value::Object(self.envelope().to_map())});
         if let Some(args) = &p.arguments {
@@ -190,15 +178,15 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
     }
 
     /// `tasks/result`: polls until the task ends, asking the client for what it asks; at
-    /// most [`RESULT_WAIT`] in all, the client's answers included.
+    /// most [`TASK_RESULT_WAIT`] in all, the client's answers included.
     async fn result(&self, id: &Id, peer: &Peer, task_id: &str) -> Result<Value, ErrorObject> {
         let work = Box::pin(self.wait_result(id, peer, task_id));
-        let limit = futures_timer::Delay::new(RESULT_WAIT);
+        let limit = futures_timer::Delay::new(TASK_RESULT_WAIT);
         match futures_util::future::select(work, limit).await {
             futures_util::future::Either::Left((result, _)) => result,
             futures_util::future::Either::Right(_) => Err(ErrorObject::internal_error(format!(
                 "the task {task_id} did not end within {} s; ask again",
-                RESULT_WAIT.as_secs()
+                TASK_RESULT_WAIT.as_secs()
             ))),
         }
     }
@@ -240,9 +228,9 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
                         .collect();
                     if !new.is_empty() {
                         rounds += 1;
-                        if rounds > MAX_INPUT_ROUNDS {
+                        if rounds > TASK_INPUT_ROUNDS {
                             return Err(ErrorObject::internal_error(format!(
-                                "the task {task_id} asked for input more than {MAX_INPUT_ROUNDS} times"
+                                "the task {task_id} asked for input more than {TASK_INPUT_ROUNDS} times"
                             )));
                         }
                         let declared = self.capabilities();
@@ -298,43 +286,33 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
         }
     }
 
-    async fn serve_task(
+    /// A request of the tasks of 2025-11-25, decoded by that version's decoder: its
+    /// answer, or `None` for one the adapter serves (a call the handler makes no task of).
+    async fn serve_request(
         &self,
-        method: &str,
-        id: Id,
-        peer: Peer,
-        message: &str,
+        id: &Id,
+        peer: &Peer,
+        request: old::methods::ClientRequest,
     ) -> Option<Result<Value, ErrorObject>> {
-        let encode = |v: Result<old::Task, ErrorObject>| {
-            v.and_then(|task| {
+        use old::methods::ClientRequest as R;
+        let encode = |v: Result<t::GetTaskResult, ErrorObject>| {
+            v.and_then(|r| task_of(&r)).and_then(|task| {
                 serde_json::to_value(task).map_err(|e| ErrorObject::internal_error(e.to_string()))
             })
         };
-        let task_id = || params::<old::GetTaskRequestParams>(message).map(|p| p.task_id);
-        Some(match method {
-            "tools/call" => return self.call(&id, &peer, message).await,
-            "tasks/get" => match task_id() {
-                Ok(task) => encode(self.get(&id, &peer, &task).await.and_then(|r| task_of(&r))),
-                Err(e) => Err(e),
-            },
-            "tasks/result" => match task_id() {
-                Ok(task) => self.result(&id, &peer, &task).await,
-                Err(e) => Err(e),
-            },
-            "tasks/cancel" => match task_id() {
-                Ok(task) => {
-                    let cancel = t::CancelTaskRequestParams::new(task.clone());
-                    match self.tasks.cancel_task(cancel, self.cx(&id, &peer)).await {
-                        Ok(_) => {
-                            encode(self.get(&id, &peer, &task).await.and_then(|r| task_of(&r)))
-                        }
-                        Err(e) => Err(e),
-                    }
+        Some(match request {
+            R::CallTool(p) => return self.call(id, peer, p).await,
+            R::GetTask(p) => encode(self.get(id, peer, &p.task_id).await),
+            R::GetTaskPayload(p) => self.result(id, peer, &p.task_id).await,
+            R::CancelTask(p) => {
+                let cancel = t::CancelTaskRequestParams::new(p.task_id.clone());
+                match self.tasks.cancel_task(cancel, self.cx(id, peer)).await {
+                    Ok(_) => encode(self.get(id, peer, &p.task_id).await),
+                    Err(e) => Err(e),
                 }
-                Err(e) => Err(e),
-            },
-            "tasks/list" => Err(ErrorObject::new(
-                method_not_found(method).code,
+            }
+            R::ListTasks(_) => Err(ErrorObject::new(
+                method_not_found("tasks/list").code,
                 "tasks/list has no counterpart in the tasks extension this server implements \
                  (2026-07-28): a client polls the tasks it created by their ids",
             )),
@@ -346,21 +324,11 @@ impl<T: ServerHandler + Clone> OlderTasks<T> {
 /// Declares 2025-11-25's task capabilities in an `initialize` answer: `tools/call` may be
 /// a task, and a task may be cancelled.
 fn declare(answer: String) -> String {
-    let Ok(mut value) = serde_json::from_str::<Value>(&answer) else {
-        return answer;
-    };
-    let Some(capabilities) = value
-        .get_mut("result")
-        .and_then(|r| r.get_mut("capabilities"))
-        .and_then(Value::as_object_mut)
-    else {
-        return answer;
-    };
-    capabilities.insert(
-        "tasks".into(),
+    mcp_spec_types::rt::extension::with_capability(
+        answer,
+        &["tasks"],
         json!({"cancel": {}, "requests": {"tools": {"call": {}}}}),
-    );
-    serde_json::to_string(&value).unwrap_or(answer)
+    )
 }
 
 impl<T: ServerHandler + Clone> Service for OlderTasks<T> {
@@ -387,19 +355,23 @@ impl<T: ServerHandler + Clone> Service for OlderTasks<T> {
             (Some("tools/call"), _) if head.param("task").is_none() => {
                 self.inner.clone().serve(peer, message)
             }
+            // A request (it has an id) of 2025-11-25's tasks.
             (
-                Some(
-                    m @ ("tools/call" | "tasks/get" | "tasks/result" | "tasks/cancel"
-                    | "tasks/list"),
-                ),
-                Some(id),
+                Some("tools/call" | "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/list"),
+                Some(_),
             ) => {
-                let m = m.to_string();
                 Box::pin(async move {
-                    match self
-                        .serve_task(&m, id.clone(), peer.clone(), &message)
-                        .await
-                    {
+                    let decoded = receive::<
+                        old::methods::ClientRequest,
+                        old::methods::ClientNotification,
+                    >(message.as_bytes(), false);
+                    let (id, request) = match decoded {
+                        Received::One(Serve::Request { id, request, .. }) => (id, request),
+                        // Params that do not fit: the decoder's -32602, with their path.
+                        Received::One(Serve::Answer(answer)) => return Some(answer),
+                        _ => return self.inner.clone().serve(peer, message).await,
+                    };
+                    match self.serve_request(&id, &peer, request).await {
                         Some(Ok(result)) => Some(respond(&id, Ok::<_, ErrorObject>(result))),
                         Some(Err(e)) => Some(refuse(&id, e)),
                         None => self.inner.clone().serve(peer, message).await,

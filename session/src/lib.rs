@@ -50,6 +50,8 @@
 //! | events kept for a resumption | `http::KEEP_EVENTS` a stream, `http::KEEP_FINISHED` answered streams a session | 64, 16 | a resumption from before them: 404 |
 //! | rounds of input one request of an older client may ask for (`every-version`) | `rt::bridge::MAX_ROUNDS` | 16 | -32603 |
 //! | resources one older client may be subscribed to (`every-version`) | `rt::bridge::MAX_SUBSCRIPTIONS` | 256 | -32602 |
+//! | time one 2025-11-25 `tasks/result` waits for its task, the client's answers included (`every-version` and `ext-tasks`) | `TASK_RESULT_WAIT` | 300 s | -32603 (the task goes on; the client may ask again) |
+//! | rounds of input one 2025-11-25 `tasks/result` asks the client for (`every-version` and `ext-tasks`) | `TASK_INPUT_ROUNDS` | 16 | -32603 |
 
 mod deferred;
 mod engine;
@@ -71,6 +73,8 @@ pub use deferred::Deferred;
 pub use engine::{Builder, Event, Flow, Limits, Outlet, Session, Spawn};
 #[cfg(feature = "every-version")]
 pub use every::{Connected, Hello, connect_every_version};
+#[cfg(all(feature = "every-version", feature = "ext-tasks"))]
+pub use every_tasks::{TASK_INPUT_ROUNDS, TASK_RESULT_WAIT};
 pub use versions::Versions;
 
 /// Starts tasks with `tokio::spawn` (on the runtime the caller is in).

@@ -16,7 +16,7 @@ use quote::quote;
 
 use super::rust::{handler_fn_name, ident, params_type};
 use crate::model::{MessageKind, MethodDef, Model, Sender};
-use crate::overrides::{Extension, LIFECYCLE};
+use crate::overrides::Extension;
 
 /// Which side a trait is about.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -159,17 +159,18 @@ fn handler_trait(side: Side, sets: &Sets<'_>, ext: &Extension) -> TokenStream {
     }
 }
 
-/// The body of a service's `serve`: the extension's own requests and notifications decoded
-/// and handed to the handler, the core requests it answers asked of the handler first,
-/// everything else to `inner`.
+/// A side's service: the struct, and its `rt::extension::Layer`
+/// impl with the rows (each method to its handler's function); the routing is the
+/// runtime's (`rt::extension::serve`).
 fn service(side: Side, sets: &Sets<'_>, ext: &Extension) -> TokenStream {
-    let (name, handler_trait, request_set, notification_set, what) = match side {
+    let (name, handler_trait, request_set, notification_set, what, server) = match side {
         Side::Server => (
             quote!(Server),
             quote!(ServerHandler),
             quote!(super::methods::ClientRequest),
             quote!(super::methods::ClientNotification),
             "server",
+            true,
         ),
         Side::Client => (
             quote!(Client),
@@ -177,6 +178,7 @@ fn service(side: Side, sets: &Sets<'_>, ext: &Extension) -> TokenStream {
             quote!(super::methods::ServerRequest),
             quote!(super::methods::ServerNotification),
             "client",
+            false,
         ),
     };
     let own: Vec<&str> = sets
@@ -198,26 +200,17 @@ fn service(side: Side, sets: &Sets<'_>, ext: &Extension) -> TokenStream {
     let answered_arms = sets.answered.iter().map(|(m, _)| {
         let v = ident(&m.marker_name());
         let f = ident(&handler_fn_name(m));
-        quote!(#request_set::#v(params) => self.handler.#f(&params, cx).await,)
+        quote! {
+            #request_set::#v(params) => self.handler.#f(&params, cx).await.map(|own| {
+                own.map(|own| crate::rt::service::respond(&id, ::std::result::Result::<_, crate::rt::jsonrpc::ErrorObject>::Ok(own)))
+            }),
+        }
     });
     let notification_arms = sets.notifications.iter().map(|m| {
         let v = ident(&m.marker_name());
         let f = ident(&handler_fn_name(m));
         quote!(#notification_set::#v(params) => self.handler.#f(params, cx).await,)
     });
-    let discover = LIFECYCLE.discover;
-    let declares = match side {
-        Side::Server => quote! {
-            if method.as_deref() == ::std::option::Option::Some(#discover) {
-                let inner = self.inner.clone();
-                return ::std::boxed::Box::pin(async move {
-                    let answer = inner.serve(peer, message).await;
-                    answer.map(|a| crate::rt::extension::declare_in_discover(a, EXTENSION))
-                });
-            }
-        },
-        Side::Client => TokenStream::new(),
-    };
     let version = ext.core.unwrap_or_default();
     let (policy_default, policy_doc) = match side {
         Side::Server => (
@@ -250,49 +243,6 @@ fn service(side: Side, sets: &Sets<'_>, ext: &Extension) -> TokenStream {
             Side::Client => "",
         }
     );
-    let gate = match side {
-        Side::Server => quote! {
-            if !crate::rt::extension::declared(meta.as_ref(), EXTENSION) {
-                return ::std::option::Option::Some(crate::rt::service::refuse(&id, crate::rt::extension::missing(EXTENSION)));
-            }
-        },
-        Side::Client => TokenStream::new(),
-    };
-    let answered_branch = if answered.is_empty() {
-        TokenStream::new()
-    } else {
-        quote! {
-            if matches!(method.as_deref(), ::std::option::Option::Some(#( #answered )|*)) {
-                return ::std::boxed::Box::pin(async move {
-                    let decoded = crate::rt::service::receive::<#request_set, #notification_set>(message.as_bytes(), false);
-                    let crate::rt::service::Received::One(crate::rt::service::Serve::Request { id, request, meta }) = decoded else {
-                        return self.inner.clone().serve(peer, message).await;
-                    };
-                    // A request the policy refuses is the version's service's to refuse.
-                    if self.policy.check_request(request_method(&request), meta.as_ref()).is_err() {
-                        return self.inner.clone().serve(peer, message).await;
-                    }
-                    let declared = crate::rt::extension::declared(meta.as_ref(), EXTENSION);
-                    let cx = RequestContext { id: id.clone(), meta: meta.clone(), peer: self.policy.request_peer(meta.as_ref(), &peer) };
-                    let answer = match request {
-                        #( #answered_arms )*
-                        _ => ::std::result::Result::Ok(::std::option::Option::None),
-                    };
-                    match answer {
-                        ::std::result::Result::Ok(::std::option::Option::Some(own)) if declared => ::std::option::Option::Some(
-                            crate::rt::service::respond(&id, ::std::result::Result::<_, crate::rt::jsonrpc::ErrorObject>::Ok(own)),
-                        ),
-                        // Never the extension's result to a client that did not declare it.
-                        ::std::result::Result::Ok(::std::option::Option::Some(_)) => ::std::option::Option::Some(
-                            crate::rt::service::refuse(&id, crate::rt::extension::missing(EXTENSION)),
-                        ),
-                        ::std::result::Result::Ok(::std::option::Option::None) => self.inner.clone().serve(peer, message).await,
-                        ::std::result::Result::Err(e) => ::std::option::Option::Some(crate::rt::service::refuse(&id, e)),
-                    }
-                });
-            }
-        }
-    };
     quote! {
         #[doc = #doc]
         pub struct #name<H, P = #policy_default> {
@@ -318,46 +268,67 @@ fn service(side: Side, sets: &Sets<'_>, ext: &Extension) -> TokenStream {
             }
         }
 
+        impl<H: #handler_trait, P: Policy + 'static> crate::rt::extension::Layer for #name<H, P> {
+            type Requests = #request_set;
+            type Notifications = #notification_set;
+            type Policy = P;
+            const EXTENSION: &'static str = EXTENSION;
+            const OWN: &'static [&'static str] = &[#( #own ),*];
+            const ANSWERED: &'static [&'static str] = &[#( #answered ),*];
+            const SERVER: bool = #server;
+            fn policy(&self) -> &P {
+                &self.policy
+            }
+            fn inner(&self) -> &::std::sync::Arc<dyn crate::rt::service::Service> {
+                &self.inner
+            }
+            fn request(
+                &self,
+                id: crate::rt::jsonrpc::Id,
+                request: #request_set,
+                cx: RequestContext<crate::rt::service::Peer>,
+            ) -> crate::rt::service::BoxFuture<'_, ::std::string::String> {
+                ::std::boxed::Box::pin(async move {
+                    match request {
+                        #( #request_arms )*
+                        other => crate::rt::service::refuse(&id, crate::rt::service::method_not_found(other.method())),
+                    }
+                })
+            }
+            fn answer(
+                &self,
+                id: crate::rt::jsonrpc::Id,
+                request: #request_set,
+                cx: RequestContext<crate::rt::service::Peer>,
+            ) -> crate::rt::service::BoxFuture<'_, ::std::result::Result<::std::option::Option<::std::string::String>, crate::rt::jsonrpc::ErrorObject>> {
+                ::std::boxed::Box::pin(async move {
+                    match request {
+                        #( #answered_arms )*
+                        _ => ::std::result::Result::Ok(::std::option::Option::None),
+                    }
+                })
+            }
+            fn notification(
+                &self,
+                notification: #notification_set,
+                cx: NotificationContext<crate::rt::service::Peer>,
+            ) -> crate::rt::service::BoxFuture<'_, ()> {
+                ::std::boxed::Box::pin(async move {
+                    match notification {
+                        #( #notification_arms )*
+                        _ => {}
+                    }
+                })
+            }
+        }
+
         impl<H: #handler_trait, P: Policy + 'static> crate::rt::service::Service for #name<H, P> {
             fn serve(
                 self: ::std::sync::Arc<Self>,
                 peer: crate::rt::service::Peer,
                 message: ::std::string::String,
             ) -> crate::rt::service::BoxFuture<'static, ::std::option::Option<::std::string::String>> {
-                let method = crate::rt::service::inspect(message.as_bytes()).method().map(::std::string::String::from);
-                #declares
-                #answered_branch
-                if !matches!(method.as_deref(), ::std::option::Option::Some(#( #own )|*)) {
-                    return self.inner.clone().serve(peer, message);
-                }
-                ::std::boxed::Box::pin(async move {
-                    match crate::rt::service::receive::<#request_set, #notification_set>(message.as_bytes(), false) {
-                        crate::rt::service::Received::One(crate::rt::service::Serve::Request { id, request, meta }) => {
-                            if let ::std::result::Result::Err(e) = self.policy.check_request(request_method(&request), meta.as_ref()) {
-                                return ::std::option::Option::Some(crate::rt::service::refuse(&id, e));
-                            }
-                            #gate
-                            let cx = RequestContext { id: id.clone(), meta: meta.clone(), peer: self.policy.request_peer(meta.as_ref(), &peer) };
-                            ::std::option::Option::Some(match request {
-                                #( #request_arms )*
-                                other => crate::rt::service::refuse(&id, crate::rt::service::method_not_found(request_method(&other))),
-                            })
-                        }
-                        crate::rt::service::Received::One(crate::rt::service::Serve::Notification { notification, meta }) => {
-                            if !self.policy.check_notification(notification_method(&notification), meta.as_ref()) {
-                                return ::std::option::Option::None;
-                            }
-                            let cx = NotificationContext { meta, peer };
-                            match notification {
-                                #( #notification_arms )*
-                                _ => {}
-                            }
-                            ::std::option::Option::None
-                        }
-                        crate::rt::service::Received::One(crate::rt::service::Serve::Answer(answer)) => ::std::option::Option::Some(answer),
-                        _ => ::std::option::Option::None,
-                    }
-                })
+                crate::rt::extension::serve(self, peer, message)
             }
         }
     }
@@ -399,14 +370,6 @@ pub(super) fn emit_ext_handlers(model: &Model, ext: &Extension) -> TokenStream {
         /// The extension's requests whose param Streamable HTTP repeats in the `Mcp-Name`
         /// header: `(method, param)`.
         pub const NAMED: &[(&str, &str)] = &[#( (#named_methods, #named_params) ),*];
-
-        fn request_method<R: MethodSet>(r: &R) -> &str {
-            r.method()
-        }
-
-        fn notification_method<N: MethodSet>(n: &N) -> &str {
-            n.method()
-        }
 
         #( #traits )*
         #( #services )*

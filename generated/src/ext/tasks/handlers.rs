@@ -24,14 +24,6 @@ pub const NAMED: &[(&str, &str)] = &[
     ("tasks/update", "taskId"),
 ];
 
-fn request_method<R: MethodSet>(r: &R) -> &str {
-    r.method()
-}
-
-fn notification_method<N: MethodSet>(n: &N) -> &str {
-    n.method()
-}
-
 /// What a server answers of the extension `tasks`, beside its handler of the version the extension is built on: a method per request of the extension, each answering -32601 (method not found) until implemented.
 pub trait ServerHandler: Send + Sync + 'static {
     /// `tasks/cancel`.
@@ -150,6 +142,101 @@ impl<H: ServerHandler, P: Policy> Server<H, P> {
     }
 }
 
+impl<H: ServerHandler, P: Policy + 'static> crate::rt::extension::Layer
+for Server<H, P> {
+    type Requests = super::methods::ClientRequest;
+    type Notifications = super::methods::ClientNotification;
+    type Policy = P;
+    const EXTENSION: &'static str = EXTENSION;
+    const OWN: &'static [&'static str] = &["tasks/cancel", "tasks/get", "tasks/update"];
+    const ANSWERED: &'static [&'static str] = &["tools/call"];
+    const SERVER: bool = true;
+    fn policy(&self) -> &P {
+        &self.policy
+    }
+    fn inner(&self) -> &::std::sync::Arc<dyn crate::rt::service::Service> {
+        &self.inner
+    }
+    fn request(
+        &self,
+        id: crate::rt::jsonrpc::Id,
+        request: super::methods::ClientRequest,
+        cx: RequestContext<crate::rt::service::Peer>,
+    ) -> crate::rt::service::BoxFuture<'_, ::std::string::String> {
+        ::std::boxed::Box::pin(async move {
+            match request {
+                super::methods::ClientRequest::CancelTask(params) => {
+                    crate::rt::service::respond(
+                        &id,
+                        self.handler.cancel_task(params, cx).await,
+                    )
+                }
+                super::methods::ClientRequest::GetTask(params) => {
+                    crate::rt::service::respond(
+                        &id,
+                        self.handler.get_task(params, cx).await,
+                    )
+                }
+                super::methods::ClientRequest::UpdateTask(params) => {
+                    crate::rt::service::respond(
+                        &id,
+                        self.handler.update_task(params, cx).await,
+                    )
+                }
+                other => {
+                    crate::rt::service::refuse(
+                        &id,
+                        crate::rt::service::method_not_found(other.method()),
+                    )
+                }
+            }
+        })
+    }
+    fn answer(
+        &self,
+        id: crate::rt::jsonrpc::Id,
+        request: super::methods::ClientRequest,
+        cx: RequestContext<crate::rt::service::Peer>,
+    ) -> crate::rt::service::BoxFuture<
+        '_,
+        ::std::result::Result<
+            ::std::option::Option<::std::string::String>,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > {
+        ::std::boxed::Box::pin(async move {
+            match request {
+                super::methods::ClientRequest::CallTool(params) => {
+                    self.handler
+                        .call_tool(&params, cx)
+                        .await
+                        .map(|own| {
+                            own.map(|own| crate::rt::service::respond(
+                                &id,
+                                ::std::result::Result::<
+                                    _,
+                                    crate::rt::jsonrpc::ErrorObject,
+                                >::Ok(own),
+                            ))
+                        })
+                }
+                _ => ::std::result::Result::Ok(::std::option::Option::None),
+            }
+        })
+    }
+    fn notification(
+        &self,
+        notification: super::methods::ClientNotification,
+        cx: NotificationContext<crate::rt::service::Peer>,
+    ) -> crate::rt::service::BoxFuture<'_, ()> {
+        ::std::boxed::Box::pin(async move {
+            match notification {
+                _ => {}
+            }
+        })
+    }
+}
+
 impl<H: ServerHandler, P: Policy + 'static> crate::rt::service::Service
 for Server<H, P> {
     fn serve(
@@ -160,165 +247,7 @@ for Server<H, P> {
         'static,
         ::std::option::Option<::std::string::String>,
     > {
-        let method = crate::rt::service::inspect(message.as_bytes())
-            .method()
-            .map(::std::string::String::from);
-        if method.as_deref() == ::std::option::Option::Some("server/discover") {
-            let inner = self.inner.clone();
-            return ::std::boxed::Box::pin(async move {
-                let answer = inner.serve(peer, message).await;
-                answer.map(|a| crate::rt::extension::declare_in_discover(a, EXTENSION))
-            });
-        }
-        if matches!(method.as_deref(), ::std::option::Option::Some("tools/call")) {
-            return ::std::boxed::Box::pin(async move {
-                let decoded = crate::rt::service::receive::<
-                    super::methods::ClientRequest,
-                    super::methods::ClientNotification,
-                >(message.as_bytes(), false);
-                let crate::rt::service::Received::One(
-                    crate::rt::service::Serve::Request { id, request, meta },
-                ) = decoded else {
-                    return self.inner.clone().serve(peer, message).await;
-                };
-                if self
-                    .policy
-                    .check_request(request_method(&request), meta.as_ref())
-                    .is_err()
-                {
-                    return self.inner.clone().serve(peer, message).await;
-                }
-                let declared = crate::rt::extension::declared(meta.as_ref(), EXTENSION);
-                let cx = RequestContext {
-                    id: id.clone(),
-                    meta: meta.clone(),
-                    peer: self.policy.request_peer(meta.as_ref(), &peer),
-                };
-                let answer = match request {
-                    super::methods::ClientRequest::CallTool(params) => {
-                        self.handler.call_tool(&params, cx).await
-                    }
-                    _ => ::std::result::Result::Ok(::std::option::Option::None),
-                };
-                match answer {
-                    ::std::result::Result::Ok(
-                        ::std::option::Option::Some(own),
-                    ) if declared => {
-                        ::std::option::Option::Some(
-                            crate::rt::service::respond(
-                                &id,
-                                ::std::result::Result::<
-                                    _,
-                                    crate::rt::jsonrpc::ErrorObject,
-                                >::Ok(own),
-                            ),
-                        )
-                    }
-                    ::std::result::Result::Ok(::std::option::Option::Some(_)) => {
-                        ::std::option::Option::Some(
-                            crate::rt::service::refuse(
-                                &id,
-                                crate::rt::extension::missing(EXTENSION),
-                            ),
-                        )
-                    }
-                    ::std::result::Result::Ok(::std::option::Option::None) => {
-                        self.inner.clone().serve(peer, message).await
-                    }
-                    ::std::result::Result::Err(e) => {
-                        ::std::option::Option::Some(crate::rt::service::refuse(&id, e))
-                    }
-                }
-            });
-        }
-        if !matches!(
-            method.as_deref(), ::std::option::Option::Some("tasks/cancel" | "tasks/get" |
-            "tasks/update")
-        ) {
-            return self.inner.clone().serve(peer, message);
-        }
-        ::std::boxed::Box::pin(async move {
-            match crate::rt::service::receive::<
-                super::methods::ClientRequest,
-                super::methods::ClientNotification,
-            >(message.as_bytes(), false) {
-                crate::rt::service::Received::One(
-                    crate::rt::service::Serve::Request { id, request, meta },
-                ) => {
-                    if let ::std::result::Result::Err(e) = self
-                        .policy
-                        .check_request(request_method(&request), meta.as_ref())
-                    {
-                        return ::std::option::Option::Some(
-                            crate::rt::service::refuse(&id, e),
-                        );
-                    }
-                    if !crate::rt::extension::declared(meta.as_ref(), EXTENSION) {
-                        return ::std::option::Option::Some(
-                            crate::rt::service::refuse(
-                                &id,
-                                crate::rt::extension::missing(EXTENSION),
-                            ),
-                        );
-                    }
-                    let cx = RequestContext {
-                        id: id.clone(),
-                        meta: meta.clone(),
-                        peer: self.policy.request_peer(meta.as_ref(), &peer),
-                    };
-                    ::std::option::Option::Some(
-                        match request {
-                            super::methods::ClientRequest::CancelTask(params) => {
-                                crate::rt::service::respond(
-                                    &id,
-                                    self.handler.cancel_task(params, cx).await,
-                                )
-                            }
-                            super::methods::ClientRequest::GetTask(params) => {
-                                crate::rt::service::respond(
-                                    &id,
-                                    self.handler.get_task(params, cx).await,
-                                )
-                            }
-                            super::methods::ClientRequest::UpdateTask(params) => {
-                                crate::rt::service::respond(
-                                    &id,
-                                    self.handler.update_task(params, cx).await,
-                                )
-                            }
-                            other => {
-                                crate::rt::service::refuse(
-                                    &id,
-                                    crate::rt::service::method_not_found(request_method(&other)),
-                                )
-                            }
-                        },
-                    )
-                }
-                crate::rt::service::Received::One(
-                    crate::rt::service::Serve::Notification { notification, meta },
-                ) => {
-                    if !self
-                        .policy
-                        .check_notification(
-                            notification_method(&notification),
-                            meta.as_ref(),
-                        )
-                    {
-                        return ::std::option::Option::None;
-                    }
-                    let cx = NotificationContext { meta, peer };
-                    match notification {
-                        _ => {}
-                    }
-                    ::std::option::Option::None
-                }
-                crate::rt::service::Received::One(
-                    crate::rt::service::Serve::Answer(answer),
-                ) => ::std::option::Option::Some(answer),
-                _ => ::std::option::Option::None,
-            }
-        })
+        crate::rt::extension::serve(self, peer, message)
     }
 }
 
@@ -357,6 +286,72 @@ impl<H: ClientHandler, P: Policy> Client<H, P> {
     }
 }
 
+impl<H: ClientHandler, P: Policy + 'static> crate::rt::extension::Layer
+for Client<H, P> {
+    type Requests = super::methods::ServerRequest;
+    type Notifications = super::methods::ServerNotification;
+    type Policy = P;
+    const EXTENSION: &'static str = EXTENSION;
+    const OWN: &'static [&'static str] = &["notifications/tasks"];
+    const ANSWERED: &'static [&'static str] = &[];
+    const SERVER: bool = false;
+    fn policy(&self) -> &P {
+        &self.policy
+    }
+    fn inner(&self) -> &::std::sync::Arc<dyn crate::rt::service::Service> {
+        &self.inner
+    }
+    fn request(
+        &self,
+        id: crate::rt::jsonrpc::Id,
+        request: super::methods::ServerRequest,
+        cx: RequestContext<crate::rt::service::Peer>,
+    ) -> crate::rt::service::BoxFuture<'_, ::std::string::String> {
+        ::std::boxed::Box::pin(async move {
+            match request {
+                other => {
+                    crate::rt::service::refuse(
+                        &id,
+                        crate::rt::service::method_not_found(other.method()),
+                    )
+                }
+            }
+        })
+    }
+    fn answer(
+        &self,
+        id: crate::rt::jsonrpc::Id,
+        request: super::methods::ServerRequest,
+        cx: RequestContext<crate::rt::service::Peer>,
+    ) -> crate::rt::service::BoxFuture<
+        '_,
+        ::std::result::Result<
+            ::std::option::Option<::std::string::String>,
+            crate::rt::jsonrpc::ErrorObject,
+        >,
+    > {
+        ::std::boxed::Box::pin(async move {
+            match request {
+                _ => ::std::result::Result::Ok(::std::option::Option::None),
+            }
+        })
+    }
+    fn notification(
+        &self,
+        notification: super::methods::ServerNotification,
+        cx: NotificationContext<crate::rt::service::Peer>,
+    ) -> crate::rt::service::BoxFuture<'_, ()> {
+        ::std::boxed::Box::pin(async move {
+            match notification {
+                super::methods::ServerNotification::TaskStatus(params) => {
+                    self.handler.on_task_status(params, cx).await
+                }
+                _ => {}
+            }
+        })
+    }
+}
+
 impl<H: ClientHandler, P: Policy + 'static> crate::rt::service::Service
 for Client<H, P> {
     fn serve(
@@ -367,72 +362,6 @@ for Client<H, P> {
         'static,
         ::std::option::Option<::std::string::String>,
     > {
-        let method = crate::rt::service::inspect(message.as_bytes())
-            .method()
-            .map(::std::string::String::from);
-        if !matches!(
-            method.as_deref(), ::std::option::Option::Some("notifications/tasks")
-        ) {
-            return self.inner.clone().serve(peer, message);
-        }
-        ::std::boxed::Box::pin(async move {
-            match crate::rt::service::receive::<
-                super::methods::ServerRequest,
-                super::methods::ServerNotification,
-            >(message.as_bytes(), false) {
-                crate::rt::service::Received::One(
-                    crate::rt::service::Serve::Request { id, request, meta },
-                ) => {
-                    if let ::std::result::Result::Err(e) = self
-                        .policy
-                        .check_request(request_method(&request), meta.as_ref())
-                    {
-                        return ::std::option::Option::Some(
-                            crate::rt::service::refuse(&id, e),
-                        );
-                    }
-                    let cx = RequestContext {
-                        id: id.clone(),
-                        meta: meta.clone(),
-                        peer: self.policy.request_peer(meta.as_ref(), &peer),
-                    };
-                    ::std::option::Option::Some(
-                        match request {
-                            other => {
-                                crate::rt::service::refuse(
-                                    &id,
-                                    crate::rt::service::method_not_found(request_method(&other)),
-                                )
-                            }
-                        },
-                    )
-                }
-                crate::rt::service::Received::One(
-                    crate::rt::service::Serve::Notification { notification, meta },
-                ) => {
-                    if !self
-                        .policy
-                        .check_notification(
-                            notification_method(&notification),
-                            meta.as_ref(),
-                        )
-                    {
-                        return ::std::option::Option::None;
-                    }
-                    let cx = NotificationContext { meta, peer };
-                    match notification {
-                        super::methods::ServerNotification::TaskStatus(params) => {
-                            self.handler.on_task_status(params, cx).await
-                        }
-                        _ => {}
-                    }
-                    ::std::option::Option::None
-                }
-                crate::rt::service::Received::One(
-                    crate::rt::service::Serve::Answer(answer),
-                ) => ::std::option::Option::Some(answer),
-                _ => ::std::option::Option::None,
-            }
-        })
+        crate::rt::extension::serve(self, peer, message)
     }
 }
