@@ -78,6 +78,9 @@ struct Shared {
     incoming: tokio::sync::mpsc::Sender<String>,
     /// The longest message taken from the server ([`Limits::message_size`]).
     max: usize,
+    /// The authorization, when the server may ask for one.
+    #[cfg(feature = "auth-client")]
+    auth: Option<crate::auth_client::OAuth>,
 }
 
 /// A client's connection to a Streamable HTTP server: [`session`](HttpClient::session)
@@ -116,6 +119,39 @@ impl HttpClient {
         headers: HeaderMap,
         service: S,
     ) -> Self {
+        HttpClient::start(
+            builder,
+            url,
+            headers,
+            service,
+            #[cfg(feature = "auth-client")]
+            None,
+        )
+    }
+
+    /// [`connect_with`](HttpClient::connect_with) to a server that may require
+    /// authorization: a request it answers 401 (or 403 `insufficient_scope`) is
+    /// authorized with `auth` and sent again, as the
+    /// [`auth_client`](crate::auth_client) module describes; every request carries the
+    /// token `auth` keeps for this server.
+    #[cfg(feature = "auth-client")]
+    pub fn connect_authorized<S: Service>(
+        builder: Builder,
+        url: &str,
+        headers: HeaderMap,
+        service: S,
+        auth: crate::auth_client::OAuth,
+    ) -> Self {
+        HttpClient::start(builder, url, headers, service, Some(auth))
+    }
+
+    fn start<S: Service>(
+        builder: Builder,
+        url: &str,
+        headers: HeaderMap,
+        service: S,
+        #[cfg(feature = "auth-client")] auth: Option<crate::auth_client::OAuth>,
+    ) -> Self {
         let limits = builder.limits_of();
         let (incoming, mut received) = tokio::sync::mpsc::channel(limits.outgoing.max(1));
         let shared = Arc::new(Shared {
@@ -125,6 +161,8 @@ impl HttpClient {
             learnt: Mutex::new(Learnt::default()),
             incoming,
             max: limits.message_size,
+            #[cfg(feature = "auth-client")]
+            auth,
         });
         // One writer, so that the server sees messages in the order they were sent: a
         // notification or a response is POSTed before anything after it; a request's POST
@@ -306,6 +344,13 @@ impl Shared {
 
     fn headers(&self, out: &Outgoing) -> HeaderMap {
         let mut headers = self.headers.clone();
+        #[cfg(feature = "auth-client")]
+        if let Some(token) = self.auth.as_ref().and_then(|a| a.bearer(&self.url).token) {
+            if let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {token}")) {
+                value.set_sensitive(true);
+                headers.insert(reqwest::header::AUTHORIZATION, value);
+            }
+        }
         let learnt = self.lock();
         let mut set = |name: &'static str, value: Option<&str>| {
             if let Some(value) = value.and_then(|v| HeaderValue::from_str(v).ok()) {
@@ -346,22 +391,41 @@ async fn post(shared: Arc<Shared>, text: String) {
         (Some("tools/list"), Some(id)) => shared.lock().tool_lists.push(id.clone()),
         _ => {}
     }
-    let response = shared
-        .http
-        .post(&shared.url)
-        .headers(shared.headers(&out))
-        .header(CONTENT_TYPE, "application/json")
-        .header(ACCEPT, "application/json, text/event-stream")
-        .body(text)
-        .send()
-        .await;
-    let response = match response {
-        Ok(r) => r,
-        Err(e) => {
-            return shared
-                .fail(&out.id, format!("POST {}: {e}", shared.url))
-                .await;
+    #[cfg(feature = "auth-client")]
+    let mut renewed = Renewed::default();
+    let response = loop {
+        #[cfg(feature = "auth-client")]
+        let bearer = shared.auth.as_ref().map(|a| a.bearer(&shared.url));
+        let response = shared
+            .http
+            .post(&shared.url)
+            .headers(shared.headers(&out))
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream")
+            .body(text.clone())
+            .send()
+            .await;
+        let response = match response {
+            Ok(r) => r,
+            Err(e) => {
+                return shared
+                    .fail(&out.id, format!("POST {}: {e}", shared.url))
+                    .await;
+            }
+        };
+        #[cfg(feature = "auth-client")]
+        if let (Some(auth), Some(bearer)) = (&shared.auth, &bearer) {
+            match renewed.renew(auth, &shared.url, bearer, &response).await {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(e) => {
+                    return shared
+                        .fail(&out.id, format!("authorizing with {}: {e}", shared.url))
+                        .await;
+                }
+            }
         }
+        break response;
     };
     if let Some(session) = response
         .headers()
@@ -403,6 +467,51 @@ async fn post(shared: Arc<Shared>, text: String) {
     }
     if out.method.as_deref() == Some("notifications/initialized") {
         open_get(shared).await;
+    }
+}
+
+/// What one POST has done to be authorized.
+#[cfg(feature = "auth-client")]
+#[derive(Default)]
+struct Renewed {
+    /// Authorized after a 401 (once: a new token refused fails the request).
+    unauthorized: bool,
+    /// Step-ups after 403 `insufficient_scope`.
+    step_ups: u32,
+}
+
+#[cfg(feature = "auth-client")]
+impl Renewed {
+    /// Whether `response` asks for authorization this POST may still try (then tried:
+    /// `Ok(true)` means send it again).
+    async fn renew(
+        &mut self,
+        auth: &crate::auth_client::OAuth,
+        url: &str,
+        bearer: &crate::auth_client::Bearer,
+        response: &reqwest::Response,
+    ) -> Result<bool, crate::auth_client::AuthError> {
+        let challenge = response
+            .headers()
+            .get(reqwest::header::WWW_AUTHENTICATE)
+            .and_then(|v| v.to_str().ok())
+            .map(crate::auth_client::Challenge::parse)
+            .unwrap_or_default();
+        let step_up = match response.status().as_u16() {
+            401 if !self.unauthorized => {
+                self.unauthorized = true;
+                false
+            }
+            403 if challenge.error.as_deref() == Some("insufficient_scope")
+                && self.step_ups < auth.step_ups() =>
+            {
+                self.step_ups += 1;
+                true
+            }
+            _ => return Ok(false),
+        };
+        auth.renew(url, bearer, &challenge, step_up).await?;
+        Ok(true)
     }
 }
 

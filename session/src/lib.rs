@@ -53,6 +53,8 @@
 //! | time one 2025-11-25 `tasks/result` waits for its task, the client's answers included (`every-version` and `ext-tasks`) | `TASK_RESULT_WAIT` | 300 s | -32603 (the task goes on; the client may ask again) |
 //! | rounds of input one 2025-11-25 `tasks/result` asks the client for (`every-version` and `ext-tasks`) | `TASK_INPUT_ROUNDS` | 16 | -32603 |
 
+#[cfg(feature = "auth-client")]
+pub mod auth_client;
 mod deferred;
 mod engine;
 #[cfg(feature = "every-version")]

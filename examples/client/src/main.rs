@@ -14,7 +14,10 @@
 //! Options: `--call NAME[=JSON-ARGS]`, `--read URI`, `--prompt NAME[=JSON-ARGS]` (each
 //! repeatable), `--root URI` (answered to `roots/list`), `--era auto|initialize|discover`,
 //! `--offer VERSION` (the version `initialize` asks for, default 2025-11-25),
-//! `--wait-ms N` (linger before exiting, to collect server requests and notifications).
+//! `--wait-ms N` (linger before exiting, to collect server requests and notifications),
+//! `--oauth-redirect URI` (over HTTP: when the server asks for authorization, authorize
+//! with OAuth, the redirect URI registered as URI; the authorization URL is printed on
+//! stderr, and the URL the browser is sent back to is read from stdin).
 //!
 //! `mcp-example-client --conformance URL` is the client the official conformance suite
 //! runs: what it does comes from `MCP_CONFORMANCE_SCENARIO` and
@@ -27,6 +30,9 @@ use std::process::ExitCode;
 
 use std::time::Duration;
 
+use mcp_spec_session::auth_client::{
+    AuthError, Headless, MemoryStore, OAuth, OAuthConfig, PreRegistered, Registration, UserAgent,
+};
 use mcp_spec_session::http_client::HttpClient;
 use mcp_spec_session::{Deferred, Hello, Session, connect_every_version, stdio};
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
@@ -49,6 +55,8 @@ struct Opts {
     /// Only list tools (not resources and prompts): the conformance suite's servers
     /// serve nothing else.
     tools_only: bool,
+    /// Authorize with OAuth when the server asks (`--oauth-redirect`).
+    oauth: Option<OAuthConfig>,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -77,6 +85,7 @@ fn parse_args() -> Result<Opts, String> {
             "--offer" => o.offer = value()?,
             "--wait-ms" => o.wait_ms = value()?.parse().map_err(|e| format!("--wait-ms: {e}"))?,
             "--url" => o.url = Some(value()?),
+            "--oauth-redirect" => o.oauth = Some(OAuthConfig::new(value()?)),
             "--conformance" => return conformance(value()?),
             "--" => {
                 o.command = args.collect();
@@ -134,6 +143,32 @@ fn conformance(url: String) -> Result<Opts, String> {
         .filter_map(|c| Some(call(c["name"].as_str()?, c["arguments"].clone())))
         .collect();
     let calls = if named.is_empty() { calls } else { named };
+    // The authorization scenarios: the flow the server asks for, then one call.
+    let oauth = scenario.starts_with("auth/").then(|| {
+        let mut config = OAuthConfig::new("http://localhost:3000/callback");
+        config.client_name = "mcp-example-client".into();
+        // The suite's authorization servers take this URL as a client ID metadata
+        // document's (they do not fetch it).
+        config.client_metadata_url =
+            Some("https://conformance-test.local/client-metadata.json".into());
+        if let (Some(id), Some(issuer)) =
+            (context["client_id"].as_str(), context["issuer"].as_str())
+        {
+            config.pre_registered.push(PreRegistered {
+                issuer: issuer.into(),
+                registration: Registration {
+                    client_id: id.into(),
+                    client_secret: context["client_secret"].as_str().map(str::to_owned),
+                    token_endpoint_auth_method: None,
+                },
+            });
+        }
+        config
+    });
+    let calls = match (&oauth, calls.is_empty()) {
+        (Some(_), true) => vec![call("test-tool", json!({}))],
+        _ => calls,
+    };
     let (reads, prompts) = match scenario.as_str() {
         "http-standard-headers" => (
             vec![
@@ -161,8 +196,31 @@ fn conformance(url: String) -> Result<Opts, String> {
         },
         url: Some(url),
         tools_only: true,
+        oauth,
         ..Opts::default()
     })
+}
+
+/// The interactive step on a terminal: the authorization URL goes to stderr, and the URL
+/// the browser was sent back to is read from stdin.
+struct Terminal;
+
+impl UserAgent for Terminal {
+    fn authorize<'a>(
+        &'a self,
+        url: &'a str,
+    ) -> mcp_spec_types::rt::service::BoxFuture<'a, Result<String, AuthError>> {
+        Box::pin(async move {
+            eprintln!("Open this URL, sign in, then paste the URL you are sent back to:\n{url}");
+            let mut line = String::new();
+            let stdin = tokio::io::stdin();
+            let mut reader = tokio::io::BufReader::new(stdin);
+            tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut line)
+                .await
+                .map_err(|e| AuthError::from(format!("reading the redirect URL: {e}")))?;
+            Ok(line.trim().to_string())
+        })
+    }
 }
 
 /// One line of output.
@@ -416,7 +474,18 @@ async fn main() -> ExitCode {
     let (session, _child, http) = match &o.url {
         Some(url) => {
             let headers = Default::default();
-            let client = HttpClient::connect_with(builder, url, headers, service);
+            let client = match &o.oauth {
+                Some(config) => {
+                    let auth = match std::env::var("MCP_CONFORMANCE_SCENARIO") {
+                        Ok(_) => {
+                            OAuth::new(config.clone(), Headless::default(), MemoryStore::default())
+                        }
+                        Err(_) => OAuth::new(config.clone(), Terminal, MemoryStore::default()),
+                    };
+                    HttpClient::connect_authorized(builder, url, headers, service, auth)
+                }
+                None => HttpClient::connect_with(builder, url, headers, service),
+            };
             (client.session().clone(), None, Some(client))
         }
         None => {
