@@ -1220,8 +1220,8 @@ mod tests {
         assert_eq!(Challenge::parse("Basic realm=\"x\""), Challenge::default());
         assert_eq!(Challenge::parse("Bearer"), Challenge::default());
         // An unterminated quote ends the reading there.
-        let c = Challenge::parse(r#"Bearer scope="a, error="x"#);
-        assert_eq!(c.scope, None);
+        let c = Challenge::parse(r#"Bearer error="x", scope="a b"#);
+        assert_eq!((c.error.as_deref(), c.scope), (Some("x"), None));
         // A second challenge with another scheme stops the first.
         let c = Challenge::parse(r#"Bearer scope="a", DPoP algs="ES256""#);
         assert_eq!(c.scope.as_deref(), Some("a"));
