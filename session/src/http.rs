@@ -101,6 +101,9 @@ pub struct HttpServer {
     reaping: AtomicBool,
     /// The Server Card published at `GET /mcp/server-card`, as JSON text.
     card: Option<Arc<str>>,
+    /// What protects the endpoint (`auth-server`).
+    #[cfg(feature = "auth-server")]
+    protection: Option<Arc<crate::auth_server::Protection>>,
 }
 
 /// How many initialize-era sessions a server keeps, and how long one lives unused.
@@ -203,14 +206,23 @@ struct Connection {
     /// The `GET` stream for what the server sends outside any request, when the client
     /// opened one.
     standalone: Standalone,
+    /// The subject whose token started it (`auth-server`): no other may use it.
+    #[cfg_attr(not(feature = "auth-server"), allow(dead_code))]
+    owner: Option<String>,
 }
 
 /// The slot of a session's `GET` stream, which its engine writes to.
 type Standalone = Arc<Mutex<Option<mpsc::Sender<String>>>>;
 
 impl Connection {
-    fn new(session: Session, service: Versions, standalone: Standalone) -> Self {
+    fn new(
+        session: Session,
+        service: Versions,
+        standalone: Standalone,
+        owner: Option<String>,
+    ) -> Self {
         Connection {
+            owner,
             session,
             service: Arc::new(service),
             streams: Mutex::default(),
@@ -229,8 +241,29 @@ impl Connection {
         text: String,
         routed: (Route, Option<usize>),
         id: Option<Id>,
+        who: Who,
     ) -> (Response, bool) {
-        deliver(&self.session, &self.service, text, routed, id, Some(self)).await
+        deliver(
+            &self.session,
+            &self.service,
+            text,
+            routed,
+            id,
+            Some(self),
+            who,
+        )
+        .await
+    }
+
+    /// Whether `who` may use this session: the subject that started it, or anyone when
+    /// the server is not protected.
+    #[cfg(feature = "auth-server")]
+    fn belongs_to(&self, who: &Who) -> bool {
+        self.owner == who.as_ref().and_then(|c| c.subject.clone())
+    }
+    #[cfg(not(feature = "auth-server"))]
+    fn belongs_to(&self, _: &Who) -> bool {
+        true
     }
 
     /// A request after the `initialize` came.
@@ -335,16 +368,34 @@ pub async fn close_stream() -> bool {
     close.send(Frame::Close).await.is_ok()
 }
 
-/// The service of one POST, with [`close_stream`] reaching that POST's stream.
+/// Who sent a POST, as its handlers see it (`auth_server::caller`).
+#[cfg(feature = "auth-server")]
+type Who = Option<Arc<crate::auth_server::Caller>>;
+/// Who sent a POST: nobody known without the `auth-server` feature.
+#[cfg(not(feature = "auth-server"))]
+type Who = Nobody;
+#[cfg(not(feature = "auth-server"))]
+#[derive(Clone, Default)]
+struct Nobody;
+
+/// The service of one POST, with [`close_stream`] reaching that POST's stream (in a
+/// session) and the handlers seeing who sent it.
 struct Scoped {
     inner: Arc<Versions>,
-    close: mpsc::Sender<Frame>,
+    close: Option<mpsc::Sender<Frame>>,
+    #[cfg_attr(not(feature = "auth-server"), allow(dead_code))]
+    who: Who,
 }
 
 impl Service for Scoped {
     fn serve(self: Arc<Self>, peer: Peer, message: String) -> BoxFuture<'static, Option<String>> {
         let answer = self.inner.clone().serve(peer, message);
-        Box::pin(CLOSE.scope(self.close.clone(), answer))
+        #[cfg(feature = "auth-server")]
+        let answer = crate::auth_server::scope(self.who.clone(), answer);
+        match &self.close {
+            Some(close) => Box::pin(CLOSE.scope(close.clone(), answer)),
+            None => Box::pin(answer),
+        }
     }
 }
 
@@ -365,7 +416,19 @@ impl HttpServer {
             large: Semaphore::new(http_limits.large_at_once),
             reaping: AtomicBool::new(false),
             card: None,
+            #[cfg(feature = "auth-server")]
+            protection: None,
         }
+    }
+
+    /// Protects the endpoint with OAuth (the server as a resource server, see
+    /// [`auth_server`](crate::auth_server)): its protected resource metadata is served at
+    /// [`Protection::metadata_path`](crate::auth_server::Protection::metadata_path), and
+    /// every request must carry a token `protection` accepts.
+    #[cfg(feature = "auth-server")]
+    pub fn protect(mut self, protection: crate::auth_server::Protection) -> Self {
+        self.protection = Some(Arc::new(protection));
+        self
     }
 
     /// Publishes `card`, this server's Server Card (the experimental server card
@@ -430,6 +493,11 @@ impl HttpServer {
         let router = match card {
             true => router.route(SERVER_CARD_PATH, get(handle_card)),
             false => router,
+        };
+        #[cfg(feature = "auth-server")]
+        let router = match &this.protection {
+            Some(p) => router.route(&p.metadata_path(), get(handle_resource_metadata)),
+            None => router,
         };
         router.with_state(this)
     }
@@ -511,6 +579,46 @@ impl HttpServer {
 
     /// Checks `Host`, `Origin` and an absolute-form target: 400 when `Host` is absent or
     /// no host, 403 when one names a host that is not allowed.
+    /// The `Host` check, then (`auth-server`) the token: who sent the request, or the
+    /// answer that refuses it.
+    async fn authenticate(&self, headers: &HeaderMap, uri: &Uri) -> Result<Who, Box<Response>> {
+        if let Err((status, why)) = self.check_host(headers, uri) {
+            let e = ErrorObject::invalid_request(why);
+            return Err(Box::new(error(status, None, e).0));
+        }
+        #[cfg(feature = "auth-server")]
+        if let Some(protection) = &self.protection {
+            return protection.authenticate(headers).await.map(Some);
+        }
+        Ok(Who::default())
+    }
+
+    /// Whether the caller may call the tools a POST's `tools/call` requests name (403
+    /// naming the scopes needed when not).
+    #[cfg(feature = "auth-server")]
+    fn check_tools(&self, who: &Who, text: &str) -> Result<(), Box<Response>> {
+        let (Some(protection), Some(caller)) = (&self.protection, who) else {
+            return Ok(());
+        };
+        if !protection.has_tool_scopes() || !text.contains("tools/call") {
+            return Ok(());
+        }
+        use serde_json::Value;
+        let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let messages = match &value {
+            Value::Array(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        for message in messages {
+            if message.get("method").and_then(Value::as_str) == Some("tools/call")
+                && let Some(tool) = message.pointer("/params/name").and_then(Value::as_str)
+            {
+                protection.check_tool(caller, tool)?;
+            }
+        }
+        Ok(())
+    }
+
     fn check_host(&self, headers: &HeaderMap, uri: &Uri) -> Result<(), (StatusCode, String)> {
         let mut hosts = headers.get_all("host").iter();
         let (Some(host), None) = (hosts.next(), hosts.next()) else {
@@ -749,6 +857,11 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
     let (parts, body) = request.into_parts();
     let headers = parts.headers;
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    // Authorization before the body is read: a client without a token spends nothing.
+    let who = match server.authenticate(&headers, &parts.uri).await {
+        Ok(who) => who,
+        Err(refused) => return *refused,
+    };
     let label = header(SESSION_HEADER);
     let limit = server.limits.message_size;
     // Large bodies take a permit to be decoded: never all threads on them at once. A
@@ -826,8 +939,13 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
         let e = ErrorObject::new(codes::PARSE_ERROR, "the body is not JSON");
         return refuse(StatusCode::BAD_REQUEST, None, e);
     }
+    #[cfg(feature = "auth-server")]
+    if let Err(refused) = server.check_tools(&who, &text) {
+        return *refused;
+    }
     if let Some(name) = label {
         let connection = server.lock().get(name).cloned();
+        let connection = connection.filter(|c| c.belongs_to(&who));
         let Some(connection) = connection else {
             let e = ErrorObject::invalid_request(format!(
                 "no session `{name}` (it ended, or never was)"
@@ -850,7 +968,7 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
         {
             return refuse(StatusCode::BAD_REQUEST, id.as_ref(), e);
         }
-        return connection.deliver(text, routed, id).await.0;
+        return connection.deliver(text, routed, id, who).await.0;
     }
     // `initialize` starts a session, unless it comes in a discover-era envelope: then it
     // is a stateless request for a method that era does not have.
@@ -862,13 +980,17 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
         let opened = server.open_session(|name| {
             let standalone = Standalone::default();
             let session = server.session(Some(name), Some(standalone.clone()));
-            Connection::new(session, (server.make)(), standalone)
+            #[cfg(feature = "auth-server")]
+            let owner = who.as_ref().and_then(|c| c.subject.clone());
+            #[cfg(not(feature = "auth-server"))]
+            let owner = None;
+            Connection::new(session, (server.make)(), standalone, owner)
         });
         let (name, connection) = match opened {
             Ok(opened) => opened,
             Err(e) => return refuse(StatusCode::SERVICE_UNAVAILABLE, id.as_ref(), e),
         };
-        let (mut response, refused) = connection.deliver(text, routed, id).await;
+        let (mut response, refused) = connection.deliver(text, routed, id, who).await;
         if refused {
             // `initialize` answered with an error: no session after all.
             server.lock().remove(&name);
@@ -890,7 +1012,9 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
     }
     let session = server.session(None, None);
     let service = Arc::new(service.stateless());
-    deliver(&session, &service, text, routed, id, None).await.0
+    deliver(&session, &service, text, routed, id, None, who)
+        .await
+        .0
 }
 
 /// Whether a session's `Mcp-Protocol-Version` header names an initialize-era version the
@@ -986,9 +1110,18 @@ async fn deliver(
     (routed, batch): (Route, Option<usize>),
     id: Option<Id>,
     connection: Option<&Arc<Connection>>,
+    who: Who,
 ) -> (Response, bool) {
     let count = batch;
     let batch = batch.is_some();
+    let stateless = connection.is_none();
+    let scoped = |close| {
+        Arc::new(Scoped {
+            inner: service.clone(),
+            close,
+            who: who.clone(),
+        })
+    };
     if id.is_none() && !batch {
         let ignore: Outlet = Arc::new(|_| {
             Box::pin(std::future::ready(Err(TransportError::new(
@@ -996,11 +1129,10 @@ async fn deliver(
             ))))
         });
         session
-            .dispatch(routed, count, text, service, &Tokio, Some(ignore))
+            .dispatch(routed, count, text, &scoped(None), &Tokio, Some(ignore))
             .await;
         return (StatusCode::ACCEPTED.into_response(), false);
     }
-    let stateless = connection.is_none();
     let (tx, mut rx) = mpsc::channel::<Frame>(session.limits().outgoing.max(1));
     let sender = tx.clone();
     let out: Outlet = Arc::new(move |message: String| {
@@ -1018,20 +1150,10 @@ async fn deliver(
                 .map_err(|_| TransportError::new("the client closed the response stream"))
         })
     });
-    if stateless {
-        drop(tx);
-        session
-            .dispatch(routed, count, text, service, &Tokio, Some(out))
-            .await;
-    } else {
-        let scoped = Arc::new(Scoped {
-            inner: service.clone(),
-            close: tx,
-        });
-        session
-            .dispatch(routed, count, text, &scoped, &Tokio, Some(out))
-            .await;
-    }
+    let close = (!stateless).then_some(tx);
+    session
+        .dispatch(routed, count, text, &scoped(close), &Tokio, Some(out))
+        .await;
     // The first frame decides: the answer alone is JSON; anything else, a handler that
     // closes its stream, or (in a session) a second of silence opens an event stream.
     let first = if stateless {
@@ -1257,6 +1379,22 @@ const SERVER_CARD_PATH: &str = "/mcp/server-card";
 const SERVER_CARD_TYPE: &str = "application/mcp-server-card+json";
 
 /// `GET /mcp/server-card`: the card, when the server publishes one.
+/// The protected resource metadata (RFC 9728), to anyone.
+#[cfg(feature = "auth-server")]
+async fn handle_resource_metadata(
+    State(server): State<Arc<HttpServer>>,
+    request: Request,
+) -> Response {
+    if let Err((status, _)) = server.check_host(request.headers(), request.uri()) {
+        return status.into_response();
+    }
+    let doc = server.protection.as_ref().map(|p| p.metadata().to_string());
+    match doc {
+        Some(doc) => json(StatusCode::OK, doc),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
 async fn handle_card(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
     if let Err((status, _)) = server.check_host(&parts.headers, &parts.uri) {
@@ -1280,13 +1418,15 @@ async fn handle_get(State(server): State<Arc<HttpServer>>, request: Request) -> 
     let (parts, _) = request.into_parts();
     let headers = parts.headers;
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    if let Err((status, _)) = server.check_host(&headers, &parts.uri) {
-        return status.into_response();
-    }
+    let who = match server.authenticate(&headers, &parts.uri).await {
+        Ok(who) => who,
+        Err(refused) => return *refused,
+    };
     let Some(name) = header(SESSION_HEADER) else {
         return (StatusCode::METHOD_NOT_ALLOWED, [("allow", "POST, DELETE")]).into_response();
     };
     let connection = server.lock().get(name).cloned();
+    let connection = connection.filter(|c| c.belongs_to(&who));
     let Some(connection) = connection else {
         return StatusCode::NOT_FOUND.into_response();
     };
@@ -1345,22 +1485,27 @@ fn status_of(code: Option<i64>) -> StatusCode {
     }
 }
 
-async fn handle_delete(State(server): State<Arc<HttpServer>>, request: Request) -> StatusCode {
+async fn handle_delete(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    if let Err((status, _)) = server.check_host(&parts.headers, &parts.uri) {
-        return status;
-    }
+    let who = match server.authenticate(&parts.headers, &parts.uri).await {
+        Ok(who) => who,
+        Err(refused) => return *refused,
+    };
     let name = parts
         .headers
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok());
-    let connection = name.and_then(|name| server.lock().remove(name));
+    let connection = name.and_then(|name| {
+        let mut sessions = server.lock();
+        let owned = sessions.get(name).is_some_and(|c| c.belongs_to(&who));
+        if owned { sessions.remove(name) } else { None }
+    });
     match connection {
         Some(connection) => {
             connection.session.close();
-            StatusCode::OK
+            StatusCode::OK.into_response()
         }
-        None => StatusCode::NOT_FOUND,
+        None => StatusCode::NOT_FOUND.into_response(),
     }
 }
 

@@ -55,6 +55,8 @@
 
 #[cfg(feature = "auth-client")]
 pub mod auth_client;
+#[cfg(feature = "auth-server")]
+pub mod auth_server;
 mod deferred;
 mod engine;
 #[cfg(feature = "every-version")]
