@@ -393,6 +393,8 @@ async fn post(shared: Arc<Shared>, text: String) {
     }
     #[cfg(feature = "auth-client")]
     let mut renewed = Renewed::default();
+    // Sent again only when authorization asks for it.
+    #[cfg_attr(not(feature = "auth-client"), allow(clippy::never_loop))]
     let response = loop {
         #[cfg(feature = "auth-client")]
         let bearer = shared.auth.as_ref().map(|a| a.bearer(&shared.url));
