@@ -623,8 +623,9 @@ impl OAuth {
             match doc.get("issuer").and_then(Value::as_str) {
                 Some(i) if i == issuer => {}
                 other => {
+                    let other = other.map_or("missing".into(), |o| format!("{o:?}"));
                     said.push(format!(
-                        "{} is {other:?}, not {issuer:?}: not used",
+                        "{} is {other}, not {issuer:?}: not used",
                         field("issuer")
                     ));
                     continue;
@@ -975,6 +976,18 @@ impl OAuth {
         registration: &Registration,
     ) -> AuthError {
         let at = &metadata.token_endpoint;
+        let mut secrets = vec![registration.client_secret.clone().unwrap_or_default()];
+        if let RequestTokenError::Parse(_, body) = &e {
+            // A value in the wrong place may be quoted by the parse error: no token is.
+            if let Ok(Value::Object(doc)) = serde_json::from_slice::<Value>(body) {
+                secrets.extend(
+                    ["access_token", "refresh_token", "id_token"]
+                        .iter()
+                        .filter_map(|k| doc.get(*k).and_then(Value::as_str))
+                        .map(str::to_owned),
+                );
+            }
+        }
         let message = match e {
             RequestTokenError::ServerResponse(r) => format!("the token endpoint {at} refused: {r}"),
             RequestTokenError::Request(e) => e.message,
@@ -985,8 +998,8 @@ impl OAuth {
             ),
             RequestTokenError::Other(o) => format!("the token endpoint {at}: {o}"),
         };
-        let secret = registration.client_secret.as_deref().unwrap_or("");
-        AuthError::new(scrub(message, &[secret]))
+        let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
+        AuthError::new(scrub(message, &secrets))
     }
 
     async fn read(&self, response: reqwest::Response, url: &str) -> Result<String, AuthError> {
