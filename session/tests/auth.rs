@@ -556,11 +556,14 @@ async fn what_the_protected_server_refuses_and_how() {
     assert_eq!(delete.status(), 404, "not bob's to end");
 }
 
+/// A status, headers and a body.
+type Answer = (u16, Vec<(String, String)>, String);
+
 /// A server that answers each path as its case says: the MCP endpoint, its metadata,
 /// an authorization server's.
 #[derive(Default)]
 struct Scripted {
-    answers: Mutex<HashMap<String, (u16, Vec<(String, String)>, String)>>,
+    answers: Mutex<HashMap<String, Answer>>,
     authorizations: Mutex<u32>,
     /// How `/authorize` answers: `state` echoed or not, `iss` or none.
     redirect: Mutex<(bool, Option<String>)>,
