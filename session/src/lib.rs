@@ -2,7 +2,9 @@
 //! [`mcp_spec_types`], and its transports: (feature `stdio`) newline-delimited JSON-RPC
 //! over stdin/stdout, a child process or any async reader and writer; (feature `http`)
 //! a Streamable HTTP server, `http::HttpServer`; (feature `http-client`) a Streamable
-//! HTTP client, `http_client::HttpClient`. The guide's page on serving and calling:
+//! HTTP client, `http_client::HttpClient`; (features `auth-server` and `auth-client`)
+//! OAuth on both HTTP sides, `auth_server` and `auth_client`. The guide's page on serving
+//! and calling:
 //! <https://github.com/mcp-codegen/mcp-codegen/blob/main/docs/serving.md>.
 //!
 //! A [`Session`] is one connection, both directions. It keeps the requests this side
@@ -52,6 +54,14 @@
 //! | resources one older client may be subscribed to (`every-version`) | `rt::bridge::MAX_SUBSCRIPTIONS` | 256 | -32602 |
 //! | time one 2025-11-25 `tasks/result` waits for its task, the client's answers included (`every-version` and `ext-tasks`) | `TASK_RESULT_WAIT` | 300 s | -32603 (the task goes on; the client may ask again) |
 //! | rounds of input one 2025-11-25 `tasks/result` asks the client for (`every-version` and `ext-tasks`) | `TASK_INPUT_ROUNDS` | 16 | -32603 |
+//! | a metadata document, registration or token response the client reads (`auth-client`) | `auth_client::OAuthConfig::max_document` | 256 KiB | the authorization fails, naming the document |
+//! | one request of the client to an authorization server or metadata URL (`auth-client`) | `auth_client::OAuthConfig::timeout` | 30 s | the authorization fails |
+//! | step-up authorizations for one request after 403 `insufficient_scope` (`auth-client`) | `auth_client::OAuthConfig::step_ups` | 2 | the request fails with the 403 |
+//! | authorizations for one request after 401 (`auth-client`) | one | 1 | a new token refused again fails the request |
+//! | the issuer's key set or metadata the server reads (`auth-server`) | `auth_server::JwtVerifier::max_document` | 256 KiB | the keys kept go on serving, else 503 |
+//! | one fetch of the issuer's key set (`auth-server`) | `auth_server::JwtVerifier::timeout` | 10 s | as above |
+//! | key set fetches for keys it lacks (`auth-server`) | `auth_server::JwtVerifier::min_refetch` | one per 30 s | 401 `invalid_token` |
+//! | a token's `Authorization` header, and a request's body, before the token is checked (`auth-server`) | the body is not read until the token is valid | | 401 or 403 |
 
 #[cfg(feature = "auth-client")]
 pub mod auth_client;

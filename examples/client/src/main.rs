@@ -17,7 +17,9 @@
 //! `--wait-ms N` (linger before exiting, to collect server requests and notifications),
 //! `--oauth-redirect URI` (over HTTP: when the server asks for authorization, authorize
 //! with OAuth, the redirect URI registered as URI; the authorization URL is printed on
-//! stderr, and the URL the browser is sent back to is read from stdin).
+//! stderr, and the URL the browser is sent back to is read from stdin; with
+//! `--oauth-headless`, the authorization URL is fetched and its redirect taken, for
+//! authorization servers that redirect at once, as test servers do).
 //!
 //! `mcp-example-client --conformance URL` is the client the official conformance suite
 //! runs: what it does comes from `MCP_CONFORMANCE_SCENARIO` and
@@ -57,6 +59,9 @@ struct Opts {
     tools_only: bool,
     /// Authorize with OAuth when the server asks (`--oauth-redirect`).
     oauth: Option<OAuthConfig>,
+    /// Take the authorization server's redirect without a user (`--oauth-headless`, and
+    /// the conformance scenarios).
+    headless: bool,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -86,6 +91,7 @@ fn parse_args() -> Result<Opts, String> {
             "--wait-ms" => o.wait_ms = value()?.parse().map_err(|e| format!("--wait-ms: {e}"))?,
             "--url" => o.url = Some(value()?),
             "--oauth-redirect" => o.oauth = Some(OAuthConfig::new(value()?)),
+            "--oauth-headless" => o.headless = true,
             "--conformance" => return conformance(value()?),
             "--" => {
                 o.command = args.collect();
@@ -197,6 +203,7 @@ fn conformance(url: String) -> Result<Opts, String> {
         url: Some(url),
         tools_only: true,
         oauth,
+        headless: true,
         ..Opts::default()
     })
 }
@@ -476,11 +483,10 @@ async fn main() -> ExitCode {
             let headers = Default::default();
             let client = match &o.oauth {
                 Some(config) => {
-                    let auth = match std::env::var("MCP_CONFORMANCE_SCENARIO") {
-                        Ok(_) => {
-                            OAuth::new(config.clone(), Headless::default(), MemoryStore::default())
-                        }
-                        Err(_) => OAuth::new(config.clone(), Terminal, MemoryStore::default()),
+                    let store = MemoryStore::default();
+                    let auth = match o.headless {
+                        true => OAuth::new(config.clone(), Headless::default(), store),
+                        false => OAuth::new(config.clone(), Terminal, store),
                     };
                     HttpClient::connect_authorized(builder, url, headers, service, auth)
                 }

@@ -2,6 +2,12 @@
 //! (`mcp-spec-session`), speaking newline-delimited JSON-RPC on stdin/stdout, or
 //! Streamable HTTP on `http://127.0.0.1:PORT/mcp` with `--http PORT`.
 //!
+//! With `--http PORT --auth-issuer ISSUER [--auth-scope SCOPE]...` it is an OAuth resource
+//! server (`mcp_spec_session::auth_server`): every request needs a JWT access token from
+//! ISSUER (its keys found through its metadata) for `http://127.0.0.1:PORT/mcp`, granting
+//! every SCOPE; the tool `whoami` (not listed) answers with the caller's subject and
+//! scopes.
+//!
 //! It offers every protocol version from 2024-11-05 to 2026-07-28 from one handler,
 //! written for 2026-07-28, and the session picks the one each connection speaks
 //! (`mcp_spec_session::Versions::every_version`): a request that carries
@@ -24,6 +30,7 @@ use serde_json::json;
 use fixtures::INSTRUCTIONS;
 use mcp_spec_session::Session;
 use mcp_spec_session::Versions;
+use mcp_spec_session::auth_server::{JwtVerifier, Protection};
 use mcp_spec_session::http::HttpServer;
 use mcp_spec_session::stdio::serve_stdio_with;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
@@ -106,6 +113,14 @@ mod handler {
         async fn call_tool(&self, p: P<CallTool>, cx: Cx) -> Answer<CallTool> {
             // The tools of the tasks extension's scenarios, where their answer is the
             // call's own (see `tasks.rs`).
+            if let ("whoami", Some(who)) =
+                (p.name.as_str(), mcp_spec_session::auth_server::caller())
+            {
+                let scopes: Vec<_> = who.scopes.iter().map(String::as_str).collect();
+                let text = format!("{} {}", who.subject.unwrap_or_default(), scopes.join(" "));
+                let result = v::CallToolResult::new("complete", vec![v::ContentBlock::text(text)]);
+                return Ok(result.into());
+            }
             let args = p.arguments.clone().unwrap_or_default();
             let input = p.input_responses.as_ref();
             if let Some(answer) = super::tasks::call_in_place(&p.name, &args, input).await {
@@ -284,10 +299,22 @@ fn server_card(port: u16) -> mcp_spec_types::ext::server_card::ServerCard {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, port] = args.as_slice()
+    if let [flag, port, rest @ ..] = args.as_slice()
         && flag == "--http"
     {
         let port: u16 = port.parse().expect("--http PORT");
+        let (mut issuer, mut scopes) = (None, Vec::new());
+        let mut rest = rest.iter();
+        while let Some(option) = rest.next() {
+            let value = rest
+                .next()
+                .unwrap_or_else(|| panic!("{option} needs a value"));
+            match option.as_str() {
+                "--auth-issuer" => issuer = Some(value.clone()),
+                "--auth-scope" => scopes.push(value.clone()),
+                other => panic!("unknown option {other}"),
+            }
+        }
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
             .await
             .expect("bind 127.0.0.1");
@@ -299,6 +326,18 @@ async fn main() {
         if traffic::on() {
             server = server
                 .tap(|session, direction, text| traffic::record(direction, Some(session), text));
+        }
+        if let Some(issuer) = issuer {
+            let resource = format!("http://127.0.0.1:{port}/mcp");
+            let verifier = JwtVerifier::discover(&issuer, &resource)
+                .await
+                .unwrap_or_else(|e| panic!("the issuer's keys: {e}"));
+            let protection = Protection::new(&resource, &issuer, verifier)
+                .scopes_supported(scopes.clone())
+                .require_scopes(scopes)
+                .resource_name("mcp-example-server");
+            eprintln!("mcp-example-server: protected, tokens from {issuer}");
+            server = server.protect(protection);
         }
         server.serve(listener).await.expect("serve");
         return;
