@@ -30,6 +30,9 @@
 //! Every error answer carries the id of the request it answers (`null` only when the body
 //! is not a JSON-RPC request at all, or was not read). What every request must get right,
 //! in the order it is checked:
+//! - (`auth-server`, a server given `HttpServer::protect`) a bearer token the
+//!   verifier accepts, with the scopes required, checked before the body is read: 401 or
+//!   403 with a `WWW-Authenticate` challenge (`crate::auth_server`);
 //! - `Host` names an allowed host (by default `localhost`, `127.0.0.1`, `[::1]`), and so
 //!   do `Origin`, when there is one, and the target of an absolute-form request: 403, DNS
 //!   rebinding protection; a `Host` that is absent or no host at all: 400;
@@ -579,13 +582,9 @@ impl HttpServer {
 
     /// Checks `Host`, `Origin` and an absolute-form target: 400 when `Host` is absent or
     /// no host, 403 when one names a host that is not allowed.
-    /// The `Host` check, then (`auth-server`) the token: who sent the request, or the
-    /// answer that refuses it.
-    async fn authenticate(&self, headers: &HeaderMap, uri: &Uri) -> Result<Who, Box<Response>> {
-        if let Err((status, why)) = self.check_host(headers, uri) {
-            let e = ErrorObject::invalid_request(why);
-            return Err(Box::new(error(status, None, e).0));
-        }
+    /// (`auth-server`) The token: who sent the request, or the answer that refuses it.
+    #[cfg_attr(not(feature = "auth-server"), allow(unused_variables))]
+    async fn authenticate(&self, headers: &HeaderMap) -> Result<Who, Box<Response>> {
         #[cfg(feature = "auth-server")]
         if let Some(protection) = &self.protection {
             return protection.authenticate(headers).await.map(Some);
@@ -858,7 +857,7 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
     let headers = parts.headers;
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     // Authorization before the body is read: a client without a token spends nothing.
-    let who = match server.authenticate(&headers, &parts.uri).await {
+    let who = match server.authenticate(&headers).await {
         Ok(who) => who,
         Err(refused) => return *refused,
     };
@@ -1418,7 +1417,10 @@ async fn handle_get(State(server): State<Arc<HttpServer>>, request: Request) -> 
     let (parts, _) = request.into_parts();
     let headers = parts.headers;
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let who = match server.authenticate(&headers, &parts.uri).await {
+    if let Err((status, _)) = server.check_host(&headers, &parts.uri) {
+        return status.into_response();
+    }
+    let who = match server.authenticate(&headers).await {
         Ok(who) => who,
         Err(refused) => return *refused,
     };
@@ -1487,7 +1489,10 @@ fn status_of(code: Option<i64>) -> StatusCode {
 
 async fn handle_delete(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    let who = match server.authenticate(&parts.headers, &parts.uri).await {
+    if let Err((status, _)) = server.check_host(&parts.headers, &parts.uri) {
+        return status.into_response();
+    }
+    let who = match server.authenticate(&parts.headers).await {
         Ok(who) => who,
         Err(refused) => return *refused,
     };

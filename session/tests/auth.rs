@@ -81,6 +81,8 @@ struct AuthServer {
     authorizations: Mutex<Vec<HashMap<String, String>>>,
     registrations: Mutex<u32>,
     tokens: Mutex<Vec<HashMap<String, String>>>,
+    /// How long its access tokens last, in seconds.
+    lifetime: Mutex<u64>,
 }
 
 fn form(text: &str) -> HashMap<String, String> {
@@ -144,11 +146,15 @@ async fn as_token(State(s): State<Arc<AuthServer>>, body: String) -> Response {
             );
             (resource, scope)
         }
-        _ => (f["resource"].clone(), "mcp:read".into()),
+        _ => {
+            assert_eq!(f["refresh_token"], "refresh-1");
+            (f["resource"].clone(), "mcp:read offline_access".into())
+        }
     };
+    let lifetime = *s.lifetime.lock().unwrap();
     let token = s.key.sign(&json!({
         "iss": s.issuer, "sub": "alice", "aud": resource, "scope": scope,
-        "client_id": f["client_id"], "exp": now() + 600, "iat": now(),
+        "client_id": f["client_id"], "exp": now() + lifetime, "iat": now(),
     }));
     axum::Json(
         json!({"access_token": token, "token_type": "Bearer", "expires_in": 600,
@@ -189,6 +195,7 @@ async fn start_auth_server() -> Arc<AuthServer> {
         authorizations: Mutex::default(),
         registrations: Mutex::default(),
         tokens: Mutex::default(),
+        lifetime: Mutex::new(600),
     });
     let app = Router::new()
         .route("/.well-known/oauth-authorization-server", get(as_metadata))
@@ -270,9 +277,14 @@ fn versions() -> Versions {
 /// Our server, protected by `issuer`: every request needs `mcp:read`, the tool `admin`
 /// `mcp:admin` too. Its endpoint's URL.
 async fn start_protected(issuer: &str) -> String {
+    start_protected_with(issuer, Duration::from_secs(60)).await
+}
+
+/// [`start_protected`] with `leeway` on the expiry.
+async fn start_protected_with(issuer: &str, leeway: Duration) -> String {
     let (listener, origin) = listen().await;
     let resource = format!("{origin}/mcp");
-    let verifier = JwtVerifier::new(issuer, &resource, format!("{issuer}/jwks"));
+    let verifier = JwtVerifier::new(issuer, &resource, format!("{issuer}/jwks")).leeway(leeway);
     let protection = Protection::new(&resource, issuer, verifier)
         .scopes_supported(["mcp:read", "mcp:admin"])
         .require_scopes(["mcp:read"])
@@ -348,6 +360,52 @@ async fn our_client_authorizes_with_our_server_and_steps_up() {
         assert_eq!(a["client_id"], "client-1");
     }
     assert_eq!(*auth.registrations.lock().unwrap(), 1, "registered once");
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_token_is_refreshed_with_the_refresh_token() {
+    let auth = start_auth_server().await;
+    *auth.lifetime.lock().unwrap() = 1;
+    let url = start_protected_with(&auth.issuer, Duration::ZERO).await;
+    let oauth = OAuth::new(
+        OAuthConfig::new("http://127.0.0.1:9/callback"),
+        Headless::default(),
+        MemoryStore::default(),
+    );
+    let client = HttpClient::connect_authorized(
+        mcp_spec_session::Session::builder(),
+        &url,
+        Default::default(),
+        new::handlers::Client::new(NoHandler),
+        oauth,
+    );
+    let server = new::handlers::ServerPeer(client.session().peer());
+    let params: new::PaginatedRequestParams =
+        serde_json::from_value(json!({"_meta": envelope()})).unwrap();
+    server.list_tools(&params).await.unwrap();
+    // The token expires: the next request gets 401, and the refresh token a new one.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    server.list_tools(&params).await.unwrap();
+    let grants: Vec<_> = auth
+        .tokens
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|t| (t["grant_type"].clone(), t["resource"].clone()))
+        .collect();
+    assert_eq!(
+        grants,
+        [
+            ("authorization_code".to_string(), url.clone()),
+            ("refresh_token".to_string(), url.clone())
+        ]
+    );
+    assert_eq!(
+        auth.authorizations.lock().unwrap().len(),
+        1,
+        "no second authorization"
+    );
     client.close().await;
 }
 
