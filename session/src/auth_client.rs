@@ -536,7 +536,11 @@ impl OAuth {
                 }
             }
         }
-        let scopes = self.scopes(&prm, &metadata, challenge, step_up);
+        let granted = held
+            .filter(|h| h.issuer == issuer)
+            .map(|h| h.scopes)
+            .unwrap_or_default();
+        let scopes = self.scopes(&prm, &metadata, challenge, step_up, granted);
         self.authorize(server, &prm, &metadata, scopes).await
     }
 
@@ -685,6 +689,7 @@ impl OAuth {
         metadata: &ServerMetadata,
         challenge: &Challenge,
         step_up: bool,
+        granted: BTreeSet<String>,
     ) -> BTreeSet<String> {
         let named = scopes_of(challenge.scope.as_deref());
         let mut scopes = if !named.is_empty() {
@@ -698,7 +703,9 @@ impl OAuth {
         };
         let mut current = locked(&self.inner.current);
         if step_up {
+            // What was asked before (and what the token held has) stays asked for.
             scopes.extend(current.requested.iter().cloned());
+            scopes.extend(granted);
         }
         if !scopes.is_empty()
             && metadata
