@@ -114,7 +114,7 @@ pub struct Headless {
 impl Default for Headless {
     fn default() -> Self {
         Headless {
-            http: no_redirects(Duration::from_secs(30)),
+            http: crate::oauth::no_redirects(Duration::from_secs(30)),
         }
     }
 }
@@ -462,7 +462,7 @@ impl OAuth {
         agent: impl UserAgent + 'static,
         store: impl TokenStore + 'static,
     ) -> Self {
-        let http = no_redirects(config.timeout);
+        let http = crate::oauth::no_redirects(config.timeout);
         OAuth {
             inner: Arc::new(Inner {
                 config,
@@ -553,7 +553,7 @@ impl OAuth {
     ) -> Result<ResourceMetadata, AuthError> {
         let urls = match &challenge.resource_metadata {
             Some(url) => vec![url.clone()],
-            None => well_known(server, "oauth-protected-resource", false)?,
+            None => crate::oauth::resource_metadata_urls(server).map_err(AuthError::new)?,
         };
         let mut tried = Vec::new();
         let mut found = None;
@@ -614,8 +614,7 @@ impl OAuth {
     /// Fetches the metadata of the authorization server `issuer`, at the well-known URLs
     /// in order, and takes the first whose `issuer` is exactly `issuer`.
     async fn server_metadata(&self, issuer: &str) -> Result<ServerMetadata, AuthError> {
-        let mut urls = well_known(issuer, "oauth-authorization-server", false)?;
-        urls.extend(well_known(issuer, "openid-configuration", true)?);
+        let urls = crate::oauth::server_metadata_urls(issuer).map_err(AuthError::new)?;
         let mut said = Vec::new();
         for url in &urls {
             let Some(doc) = self.document(url).await? else {
@@ -1106,45 +1105,6 @@ async fn read_bytes(
     }
 }
 
-/// An HTTP client that follows no redirect and gives up after `timeout`.
-fn no_redirects(timeout: Duration) -> reqwest::Client {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(timeout)
-        .build()
-        .unwrap_or_default()
-}
-
-/// The well-known URLs of `name` for `identifier`: the path inserted after the
-/// well-known prefix (RFC 8414, RFC 9728), then (with `appended`, OpenID Connect
-/// discovery) the path with the well-known suffix appended; an identifier without a path
-/// has one URL. For the resource metadata, the root URL follows the path-inserted one.
-fn well_known(identifier: &str, name: &str, appended: bool) -> Result<Vec<String>, AuthError> {
-    let url = url::Url::parse(identifier)
-        .map_err(|e| AuthError::new(format!("{identifier:?} is not a URL: {e}")))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(AuthError::new(format!(
-            "{identifier:?} is not an http(s) URL"
-        )));
-    }
-    let origin = url.origin().ascii_serialization();
-    let path = url.path().trim_end_matches('/');
-    let root = format!("{origin}/.well-known/{name}");
-    let mut urls = Vec::new();
-    if path.is_empty() {
-        urls.push(root);
-    } else if name == "oauth-protected-resource" {
-        urls.push(format!("{root}{path}"));
-        urls.push(root);
-    } else if appended {
-        urls.push(format!("{root}{path}"));
-        urls.push(format!("{origin}{path}/.well-known/{name}"));
-    } else {
-        urls.push(format!("{root}{path}"));
-    }
-    Ok(urls)
-}
-
 /// Whether the resource `resource` covers the server at `server`: the same origin, and
 /// a path that is the server's or a prefix of it at a `/`.
 fn resource_covers(resource: &str, server: &str) -> bool {
@@ -1245,39 +1205,6 @@ mod tests {
         // A second challenge with another scheme stops the first.
         let c = Challenge::parse(r#"Bearer scope="a", DPoP algs="ES256""#);
         assert_eq!(c.scope.as_deref(), Some("a"));
-    }
-
-    #[test]
-    fn well_known_urls_in_the_specified_order() {
-        assert_eq!(
-            well_known("http://h:1/mcp", "oauth-protected-resource", false).unwrap(),
-            [
-                "http://h:1/.well-known/oauth-protected-resource/mcp",
-                "http://h:1/.well-known/oauth-protected-resource"
-            ]
-        );
-        let mut as_urls =
-            well_known("https://a/tenant1", "oauth-authorization-server", false).unwrap();
-        as_urls.extend(well_known("https://a/tenant1", "openid-configuration", true).unwrap());
-        assert_eq!(
-            as_urls,
-            [
-                "https://a/.well-known/oauth-authorization-server/tenant1",
-                "https://a/.well-known/openid-configuration/tenant1",
-                "https://a/tenant1/.well-known/openid-configuration"
-            ]
-        );
-        let mut as_urls = well_known("https://a", "oauth-authorization-server", false).unwrap();
-        as_urls.extend(well_known("https://a", "openid-configuration", true).unwrap());
-        assert_eq!(
-            as_urls,
-            [
-                "https://a/.well-known/oauth-authorization-server",
-                "https://a/.well-known/openid-configuration"
-            ]
-        );
-        assert!(well_known("file:///x", "openid-configuration", true).is_err());
-        assert!(well_known("not a url", "openid-configuration", true).is_err());
     }
 
     #[test]

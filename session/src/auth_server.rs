@@ -209,18 +209,16 @@ impl Protection {
     /// The path the metadata is served at: the well-known prefix, then the resource's
     /// path (RFC 9728 §3.1).
     pub fn metadata_path(&self) -> String {
-        let path = url::Url::parse(&self.resource)
-            .map(|u| u.path().trim_end_matches('/').to_string())
-            .unwrap_or_default();
-        format!("/.well-known/oauth-protected-resource{path}")
+        let url = self.metadata_url();
+        url::Url::parse(&url).map_or(url, |u| u.path().to_string())
     }
 
     /// The metadata's URL, as challenges name it.
     pub fn metadata_url(&self) -> String {
-        let origin = url::Url::parse(&self.resource)
-            .map(|u| u.origin().ascii_serialization())
-            .unwrap_or_default();
-        format!("{origin}{}", self.metadata_path())
+        crate::oauth::resource_metadata_urls(&self.resource)
+            .ok()
+            .and_then(|urls| urls.into_iter().next())
+            .unwrap_or_else(|| "/.well-known/oauth-protected-resource".into())
     }
 
     /// The protected resource metadata document.
@@ -460,11 +458,7 @@ impl JwtVerifier {
             refresh: Duration::from_secs(300),
             min_refetch: Duration::from_secs(30),
             max_document: 256 * 1024,
-            http: reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .timeout(timeout)
-                .build()
-                .unwrap_or_default(),
+            http: crate::oauth::no_redirects(timeout),
             keys: tokio::sync::Mutex::new(Keys::default()),
         }
     }
@@ -478,16 +472,10 @@ impl JwtVerifier {
     ) -> Result<Self, Refusal> {
         let issuer = issuer.into();
         let mut verifier = JwtVerifier::new(issuer.clone(), audience, "");
-        let parsed = url::Url::parse(&issuer)
-            .map_err(|e| Refusal::Unavailable(format!("the issuer {issuer:?}: {e}")))?;
-        let origin = parsed.origin().ascii_serialization();
-        let path = parsed.path().trim_end_matches('/');
+        let urls = crate::oauth::server_metadata_urls(&issuer)
+            .map_err(|e| Refusal::Unavailable(format!("the issuer: {e}")))?;
         let mut said = Vec::new();
-        for url in [
-            format!("{origin}/.well-known/oauth-authorization-server{path}"),
-            format!("{origin}/.well-known/openid-configuration{path}"),
-            format!("{origin}{path}/.well-known/openid-configuration"),
-        ] {
+        for url in urls {
             let doc = match verifier.fetch(&url).await {
                 Ok(doc) => doc,
                 Err(why) => {
@@ -549,11 +537,7 @@ impl JwtVerifier {
 
     /// The longest one fetch may take (default 10 s).
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(timeout)
-            .build()
-            .unwrap_or_default();
+        self.http = crate::oauth::no_redirects(timeout);
         self
     }
 

@@ -77,6 +77,8 @@ mod every_tasks;
 pub mod http;
 #[cfg(feature = "http-client")]
 pub mod http_client;
+#[cfg(any(feature = "auth-client", feature = "auth-server"))]
+mod oauth;
 #[cfg(feature = "stdio")]
 pub mod stdio;
 mod versions;

@@ -307,6 +307,24 @@ fn envelope() -> Value {
 struct NoHandler;
 impl new::handlers::ClientHandler for NoHandler {}
 
+/// Our client at `url`, authorizing with `config` (headless, in memory), and its peer.
+fn authorized(url: &str, config: OAuthConfig) -> (HttpClient, new::handlers::ServerPeer) {
+    let oauth = OAuth::new(config, Headless::default(), MemoryStore::default());
+    let client = HttpClient::connect_authorized(
+        mcp_spec_session::Session::builder(),
+        url,
+        Default::default(),
+        new::handlers::Client::new(NoHandler),
+        oauth,
+    );
+    let server = new::handlers::ServerPeer(client.session().peer());
+    (client, server)
+}
+
+fn list_params() -> new::PaginatedRequestParams {
+    serde_json::from_value(json!({"_meta": envelope()})).unwrap()
+}
+
 fn text_of(outcome: new::CallToolOutcome) -> String {
     let value = serde_json::to_value(&outcome).unwrap();
     value["content"][0]["text"].as_str().unwrap().to_string()
@@ -316,21 +334,8 @@ fn text_of(outcome: new::CallToolOutcome) -> String {
 async fn our_client_authorizes_with_our_server_and_steps_up() {
     let auth = start_auth_server().await;
     let url = start_protected(&auth.issuer).await;
-    let oauth = OAuth::new(
-        OAuthConfig::new("http://127.0.0.1:9/callback"),
-        Headless::default(),
-        MemoryStore::default(),
-    );
-    let client = HttpClient::connect_authorized(
-        mcp_spec_session::Session::builder(),
-        &url,
-        Default::default(),
-        new::handlers::Client::new(NoHandler),
-        oauth,
-    );
-    let server = new::handlers::ServerPeer(client.session().peer());
-    let params: new::PaginatedRequestParams =
-        serde_json::from_value(json!({"_meta": envelope()})).unwrap();
+    let (client, server) = authorized(&url, OAuthConfig::new("http://127.0.0.1:9/callback"));
+    let params = list_params();
     let tools = server.list_tools(&params).await.unwrap();
     assert_eq!(tools.tools.len(), 2);
     let call = |name: &str| -> new::CallToolRequestParams {
@@ -368,21 +373,8 @@ async fn an_expired_token_is_refreshed_with_the_refresh_token() {
     let auth = start_auth_server().await;
     *auth.lifetime.lock().unwrap() = 1;
     let url = start_protected_with(&auth.issuer, Duration::ZERO).await;
-    let oauth = OAuth::new(
-        OAuthConfig::new("http://127.0.0.1:9/callback"),
-        Headless::default(),
-        MemoryStore::default(),
-    );
-    let client = HttpClient::connect_authorized(
-        mcp_spec_session::Session::builder(),
-        &url,
-        Default::default(),
-        new::handlers::Client::new(NoHandler),
-        oauth,
-    );
-    let server = new::handlers::ServerPeer(client.session().peer());
-    let params: new::PaginatedRequestParams =
-        serde_json::from_value(json!({"_meta": envelope()})).unwrap();
+    let (client, server) = authorized(&url, OAuthConfig::new("http://127.0.0.1:9/callback"));
+    let params = list_params();
     server.list_tools(&params).await.unwrap();
     // The token expires: the next request gets 401, and the refresh token a new one.
     tokio::time::sleep(Duration::from_millis(2100)).await;
@@ -722,17 +714,8 @@ async fn client_against(case: impl FnOnce(&str, &Scripted)) -> (String, u32) {
     tokio::spawn(async move { axum::serve(listener, app).await });
     let mut config = OAuthConfig::new("http://127.0.0.1:9/callback");
     config.max_document = 4096;
-    let oauth = OAuth::new(config, Headless::default(), MemoryStore::default());
-    let client = HttpClient::connect_authorized(
-        mcp_spec_session::Session::builder(),
-        &format!("{origin}/mcp"),
-        Default::default(),
-        new::handlers::Client::new(NoHandler),
-        oauth,
-    );
-    let server = new::handlers::ServerPeer(client.session().peer());
-    let params: new::PaginatedRequestParams =
-        serde_json::from_value(json!({"_meta": envelope()})).unwrap();
+    let (client, server) = authorized(&format!("{origin}/mcp"), config);
+    let params = list_params();
     let outcome = tokio::time::timeout(Duration::from_secs(20), server.list_tools(&params))
         .await
         .expect("no loop: the client gives up");
