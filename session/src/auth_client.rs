@@ -15,12 +15,13 @@
 //!    discovery, in the order the specification gives for issuers with and without a
 //!    path); a document whose `issuer` is not exactly the identifier it was fetched for is
 //!    not used, and one that does not advertise PKCE `S256` is refused;
-//! 4. identifies itself: credentials registered before for that issuer (the
-//!    [`TokenStore`]), else the pre-registered client configured for it, else its client ID
-//!    metadata document's URL when the server supports those, else dynamic registration
-//!    (RFC 7591, `application_type` and the `refresh_token` grant included);
+//! 4. identifies itself: the client pre-registered with that issuer, else its client ID
+//!    metadata document's URL when the server supports those, else the client it
+//!    registered there before (the [`TokenStore`]), else dynamic registration (RFC 7591,
+//!    `application_type` and the `refresh_token` grant included);
 //! 5. asks for the scope the challenge names, else every scope the resource metadata
-//!    lists, else none, plus `offline_access` when the authorization server lists it;
+//!    lists, else none, with what it asked of that issuer before and what its token has,
+//!    plus `offline_access` when the authorization server lists it;
 //! 6. hands the authorization URL (PKCE S256, `state`, `resource`) to the
 //!    [`UserAgent`] (a browser, or [`Headless`] in tests), checks the redirect it brings
 //!    back (`state`; RFC 9207 `iss`, compared as a plain string, required when the server
@@ -29,13 +30,21 @@
 //!    or advertised);
 //! 7. sends the request again with the token.
 //!
+//! Every authorization server endpoint and the redirect URI must be HTTPS, or HTTP on
+//! this machine (`localhost`, loopback addresses), as the specification asks; a metadata
+//! URL that fails (not found, not JSON, an error) is passed over for the next in order.
+//!
 //! A 401 while holding a token tries the refresh token first (when the server is still
-//! the same authorization server), else authorizes again: the resource metadata is
+//! the same authorization server; only a refused grant, not an unreachable server, leads
+//! to a new sign-in), else authorizes again: the resource metadata is
 //! fetched again each time, so a server that moved to another authorization server is
 //! followed, and credentials of one issuer are never sent to another. A 403 with
 //! `insufficient_scope` authorizes again with the scopes asked before and the ones the
 //! challenge names, at most [`OAuthConfig::step_ups`] times for one request, and not at
 //! all when the token already has every scope named (asking again would not help).
+//! Requests refused at once share one authorization: those that waited for one that
+//! failed get its error rather than a sign-in each. The `GET` stream carries the token it
+//! was opened with and is not renewed itself (the next POST renews the token).
 //!
 //! # Bounds
 //!
@@ -45,6 +54,7 @@
 //! | one request to an authorization server or metadata URL | [`OAuthConfig::timeout`] | 30 s | the authorization fails |
 //! | redirects followed | none: a metadata or token URL that redirects is an error | | |
 //! | step-up authorizations for one request | [`OAuthConfig::step_ups`] | 2 | the request fails with the 403 |
+//! | the user's sign-in (the [`UserAgent`] bringing the redirect back) | [`OAuthConfig::authorize_timeout`] | 5 min | the authorization fails, and the requests waiting for it |
 //! | authorizations for one request after 401 | 1 (then a refused new token fails the request) | | |
 //!
 //! No error message and no log line carries a token, a code, a PKCE verifier or a
@@ -71,12 +81,16 @@ const APPLICATION_TYPE: &str = "native";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthError {
     message: String,
+    /// The token endpoint refused the grant itself (`invalid_grant`): a refresh token
+    /// that is spent, say, as opposed to a server that could not be reached.
+    grant_refused: bool,
 }
 
 impl AuthError {
     fn new(message: impl Into<String>) -> Self {
         AuthError {
             message: message.into(),
+            grant_refused: false,
         }
     }
 }
@@ -91,7 +105,7 @@ impl std::error::Error for AuthError {}
 
 impl From<String> for AuthError {
     fn from(message: String) -> Self {
-        AuthError { message }
+        AuthError::new(message)
     }
 }
 
@@ -289,6 +303,9 @@ pub struct OAuthConfig {
     /// The longest one request to an authorization server or a metadata URL may take.
     /// Default 30 s.
     pub timeout: Duration,
+    /// The longest the [`UserAgent`] may take to bring the redirect back (the user's
+    /// sign-in); requests waiting on a 401 wait for it. Default 5 min.
+    pub authorize_timeout: Duration,
 }
 
 impl OAuthConfig {
@@ -302,6 +319,7 @@ impl OAuthConfig {
             step_ups: 2,
             max_document: 256 * 1024,
             timeout: Duration::from_secs(30),
+            authorize_timeout: Duration::from_secs(300),
         }
     }
 }
@@ -318,67 +336,93 @@ pub struct Challenge {
 }
 
 impl Challenge {
-    /// Reads the `Bearer` challenge of a `WWW-Authenticate` value (RFC 6750 §3, RFC 9110
-    /// §11.6.1): `Bearer` then `name=value` or `name="quoted value"` pairs, separated by
-    /// commas. A value that cannot be read gives what could be read before it.
-    pub fn parse(header: &str) -> Challenge {
+    /// Reads the `Bearer` challenge of `WWW-Authenticate` values (RFC 6750 §3, RFC 9110
+    /// §11.6.1): each value is one or more challenges, a scheme then `name=value` or
+    /// `name="quoted value"` pairs, separated by commas; the `Bearer` one is read, in
+    /// whichever value and place it is. What cannot be read ends the reading of its value.
+    pub fn parse<'a>(values: impl IntoIterator<Item = &'a str>) -> Challenge {
         let mut challenge = Challenge::default();
-        let rest = header.trim_start();
-        let Some(scheme_end) = rest
-            .find(|c: char| c.is_ascii_whitespace())
-            .or(Some(rest.len()))
-        else {
-            return challenge;
-        };
-        if !rest[..scheme_end].eq_ignore_ascii_case("bearer") {
-            return challenge;
-        }
-        let mut rest = &rest[scheme_end..];
-        loop {
-            rest = rest.trim_start_matches(|c: char| c == ',' || c.is_ascii_whitespace());
-            let Some(eq) = rest.find('=') else { break };
-            let name = rest[..eq].trim().to_ascii_lowercase();
-            if name.contains(|c: char| c.is_ascii_whitespace()) {
-                // A second challenge (another scheme) starts here.
-                break;
-            }
-            rest = rest[eq + 1..].trim_start();
-            let value;
-            if let Some(quoted) = rest.strip_prefix('"') {
-                let mut out = String::new();
-                let mut chars = quoted.char_indices();
-                let mut end = None;
-                while let Some((i, c)) = chars.next() {
-                    match c {
-                        '\\' => {
-                            if let Some((_, c)) = chars.next() {
-                                out.push(c);
-                            }
+        for value in values {
+            let mut bearer = false;
+            for item in auth_items(value) {
+                match item {
+                    AuthItem::Scheme(scheme) => bearer = scheme.eq_ignore_ascii_case("bearer"),
+                    AuthItem::Param(name, value) if bearer => {
+                        match name.to_ascii_lowercase().as_str() {
+                            "resource_metadata" => challenge.resource_metadata = Some(value),
+                            "scope" => challenge.scope = Some(value),
+                            "error" => challenge.error = Some(value),
+                            _ => {}
                         }
-                        '"' => {
-                            end = Some(i + 1);
-                            break;
-                        }
-                        c => out.push(c),
                     }
+                    AuthItem::Param(..) => {}
                 }
-                let Some(end) = end else { break };
-                value = out;
-                rest = &quoted[end..];
-            } else {
-                let end = rest.find(',').unwrap_or(rest.len());
-                value = rest[..end].trim().to_string();
-                rest = &rest[end..];
-            }
-            match name.as_str() {
-                "resource_metadata" => challenge.resource_metadata = Some(value),
-                "scope" => challenge.scope = Some(value),
-                "error" => challenge.error = Some(value),
-                _ => {}
             }
         }
         challenge
     }
+}
+
+/// A part of a `WWW-Authenticate` value.
+enum AuthItem {
+    Scheme(String),
+    Param(String, String),
+}
+
+/// The schemes and parameters of one `WWW-Authenticate` value, in order; a token68
+/// (`Basic abc==`) is skipped, and a quoted string without its end ends the list.
+fn auth_items(value: &str) -> Vec<AuthItem> {
+    let mut items = Vec::new();
+    let mut rest = value;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c == ',' || c.is_ascii_whitespace());
+        let end = rest
+            .find(|c: char| c == '=' || c == ',' || c.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        if end == 0 {
+            break;
+        }
+        let token = rest[..end].to_string();
+        let after = rest[end..].trim_start_matches([' ', '\t']);
+        let Some(value) = after.strip_prefix('=') else {
+            items.push(AuthItem::Scheme(token));
+            rest = after;
+            continue;
+        };
+        let value = value.trim_start_matches([' ', '\t']);
+        if value.starts_with('=') || value.is_empty() || value.starts_with(',') {
+            // A token68 ending in `=` (or nothing after `=`): not a parameter.
+            rest = value.trim_start_matches('=');
+            continue;
+        }
+        if let Some(quoted) = value.strip_prefix('"') {
+            let mut out = String::new();
+            let mut chars = quoted.char_indices();
+            let mut end = None;
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => {
+                        if let Some((_, c)) = chars.next() {
+                            out.push(c);
+                        }
+                    }
+                    '"' => {
+                        end = Some(i + 1);
+                        break;
+                    }
+                    c => out.push(c),
+                }
+            }
+            let Some(end) = end else { break };
+            items.push(AuthItem::Param(token, out));
+            rest = &quoted[end..];
+        } else {
+            let end = value.find(',').unwrap_or(value.len());
+            items.push(AuthItem::Param(token, value[..end].trim().to_string()));
+            rest = &value[end..];
+        }
+    }
+    items
 }
 
 /// An OAuth client for one MCP server: give it to
@@ -410,12 +454,16 @@ struct Inner {
 #[derive(Default)]
 struct Current {
     generation: u64,
-    /// The scopes asked for last (the union a step-up widens).
-    requested: BTreeSet<String>,
+    /// Authorizations started; with `failed`, a request that waited for one that failed
+    /// gets its error instead of starting another (one prompt, not one per request).
+    attempts: u64,
+    failed: Option<(u64, AuthError)>,
+    /// The issuer, and the scopes asked of it last (the union a step-up widens).
+    requested: Option<(String, BTreeSet<String>)>,
 }
 
 /// A token as sent, and which one it was.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct Bearer {
     pub(crate) token: Option<String>,
     pub(crate) generation: u64,
@@ -498,49 +546,71 @@ impl OAuth {
         challenge: &Challenge,
         step_up: bool,
     ) -> Result<(), AuthError> {
+        let attempts = locked(&self.inner.current).attempts;
         let _flow = self.inner.flow.lock().await;
-        if locked(&self.inner.current).generation != used.generation {
-            // Another request renewed the token meanwhile: try with that one.
-            return Ok(());
+        {
+            let mut current = locked(&self.inner.current);
+            if current.generation != used.generation {
+                // Another request renewed the token meanwhile: try with that one.
+                return Ok(());
+            }
+            if let Some((attempt, error)) = &current.failed
+                && *attempt > attempts
+            {
+                // One started while this request waited, and failed: its answer holds.
+                return Err(error.clone());
+            }
+            current.attempts += 1;
         }
+        let outcome = self.renew_now(server, challenge, step_up).await;
+        if let Err(e) = &outcome {
+            let mut current = locked(&self.inner.current);
+            current.failed = Some((current.attempts, e.clone()));
+        }
+        outcome
+    }
+
+    async fn renew_now(
+        &self,
+        server: &str,
+        challenge: &Challenge,
+        step_up: bool,
+    ) -> Result<(), AuthError> {
         let held = self.inner.store.tokens(server);
         let prm = self.resource_metadata(server, challenge).await?;
         let issuer = prm.authorization_server.clone();
-        if let Some(held) = &held {
-            if held.issuer != issuer {
-                // The server moved to another authorization server: nothing of the old
-                // one is sent to the new one.
+        // Nothing of another authorization server is used with this one.
+        let held = match held {
+            Some(h) if h.issuer != issuer => {
                 self.inner.store.set_tokens(server, None);
-            } else if step_up {
-                let named = scopes_of(challenge.scope.as_deref());
-                if !named.is_empty() && named.is_subset(&held.scopes) {
-                    return Err(AuthError::new(format!(
-                        "the server refused a token that has the scopes it asks for ({}): \
-                         authorizing again would not help",
-                        join(&named)
-                    )));
-                }
+                None
+            }
+            held => held,
+        };
+        if let (Some(held), true) = (&held, step_up) {
+            let named = scopes_of(challenge.scope.as_deref());
+            if !named.is_empty() && named.is_subset(&held.scopes) {
+                return Err(AuthError::new(format!(
+                    "the server refused a token that has the scopes it asks for ({}): \
+                     authorizing again would not help",
+                    join(&named)
+                )));
             }
         }
         let metadata = self.server_metadata(&issuer).await?;
-        if !step_up {
-            if let Some(refresh) = held
-                .as_ref()
-                .filter(|h| h.issuer == issuer)
-                .and_then(|h| h.refresh_token.clone())
-            {
-                match self.refresh(server, &prm, &metadata, &refresh).await {
-                    Ok(()) => return Ok(()),
-                    // The refresh token is spent or refused: authorize again.
-                    Err(_) => self.inner.store.set_tokens(server, None),
-                }
+        if let (Some(held), false) = (&held, step_up)
+            && let Some(refresh) = &held.refresh_token
+        {
+            match self.refresh(server, &prm, &metadata, held, refresh).await {
+                Ok(()) => return Ok(()),
+                // The refresh token is spent or refused: authorize again.
+                Err(e) if e.grant_refused => self.inner.store.set_tokens(server, None),
+                // The server could not be reached, say: no new login for that.
+                Err(e) => return Err(e),
             }
         }
-        let granted = held
-            .filter(|h| h.issuer == issuer)
-            .map(|h| h.scopes)
-            .unwrap_or_default();
-        let scopes = self.scopes(&prm, &metadata, challenge, step_up, granted);
+        let granted = held.map(|h| h.scopes).unwrap_or_default();
+        let scopes = self.scopes(&prm, &metadata, challenge, granted);
         self.authorize(server, &prm, &metadata, scopes).await
     }
 
@@ -558,18 +628,28 @@ impl OAuth {
         let mut tried = Vec::new();
         let mut found = None;
         for url in &urls {
-            match self.document(url).await? {
-                Some(doc) => {
+            // An endpoint over plain HTTP only where the server itself is, or on this host.
+            if let Err(e) = crate::oauth::secure(url).or_else(|e| match same_scheme(url, server) {
+                true => Ok(()),
+                false => Err(e),
+            }) {
+                tried.push(e);
+                continue;
+            }
+            // Whatever fails at one URL, the next is tried, in the specified order.
+            match self.document(url).await {
+                Ok(Some(doc)) => {
                     found = Some((url, doc));
                     break;
                 }
-                None => tried.push(url.as_str()),
+                Ok(None) => tried.push(format!("{url}: not found")),
+                Err(e) => tried.push(e.message),
             }
         }
         let Some((url, doc)) = found else {
             return Err(AuthError::new(format!(
-                "no protected resource metadata for {server} (tried {})",
-                tried.join(", ")
+                "no protected resource metadata for {server}: {}",
+                tried.join("; ")
             )));
         };
         let field = |name: &str| format!("the protected resource metadata at {url}: `{name}`");
@@ -617,9 +697,20 @@ impl OAuth {
         let urls = crate::oauth::server_metadata_urls(issuer).map_err(AuthError::new)?;
         let mut said = Vec::new();
         for url in &urls {
-            let Some(doc) = self.document(url).await? else {
-                said.push(format!("{url}: not found"));
+            if let Err(e) = crate::oauth::secure(url) {
+                said.push(e);
                 continue;
+            }
+            let doc = match self.document(url).await {
+                Ok(Some(doc)) => doc,
+                Ok(None) => {
+                    said.push(format!("{url}: not found"));
+                    continue;
+                }
+                Err(e) => {
+                    said.push(e.message);
+                    continue;
+                }
             };
             let field =
                 |name: &str| format!("the authorization server metadata at {url}: `{name}`");
@@ -681,13 +772,15 @@ impl OAuth {
         )))
     }
 
-    /// The scopes to ask for.
+    /// The scopes to ask for: the challenge's, else every scope the resource metadata
+    /// lists; with what was asked of this issuer before and what the token held has (so
+    /// that a step-up, or a new authorization after it, keeps what was gained); plus
+    /// `offline_access` when the authorization server lists it.
     fn scopes(
         &self,
         prm: &ResourceMetadata,
         metadata: &ServerMetadata,
         challenge: &Challenge,
-        step_up: bool,
         granted: BTreeSet<String>,
     ) -> BTreeSet<String> {
         let named = scopes_of(challenge.scope.as_deref());
@@ -700,12 +793,12 @@ impl OAuth {
                 .cloned()
                 .collect::<BTreeSet<_>>()
         };
-        let mut current = locked(&self.inner.current);
-        if step_up {
-            // What was asked before (and what the token held has) stays asked for.
-            scopes.extend(current.requested.iter().cloned());
-            scopes.extend(granted);
+        if let Some((issuer, asked)) = &locked(&self.inner.current).requested
+            && *issuer == metadata.issuer
+        {
+            scopes.extend(asked.iter().cloned());
         }
+        scopes.extend(granted);
         if !scopes.is_empty()
             && metadata
                 .scopes_supported
@@ -715,16 +808,12 @@ impl OAuth {
         {
             scopes.insert("offline_access".into());
         }
-        current.requested = scopes.clone();
         scopes
     }
 
     /// Who this client is at `metadata`'s issuer.
     async fn registration(&self, metadata: &ServerMetadata) -> Result<Registration, AuthError> {
         let issuer = &metadata.issuer;
-        if let Some(kept) = self.inner.store.registration(issuer) {
-            return Ok(kept);
-        }
         let config = &self.inner.config;
         if let Some(pre) = config.pre_registered.iter().find(|p| p.issuer == *issuer) {
             return Ok(pre.registration.clone());
@@ -735,6 +824,17 @@ impl OAuth {
                 client_secret: None,
                 token_endpoint_auth_method: Some("none".into()),
             });
+        }
+        // Registered dynamically before, with this issuer.
+        if let Some(kept) = self.inner.store.registration(issuer) {
+            return Ok(kept);
+        }
+        if let Some(endpoint) = &metadata.registration_endpoint {
+            crate::oauth::secure(endpoint).map_err(|e| {
+                AuthError::new(format!(
+                    "the authorization server {issuer}: `registration_endpoint`: {e}"
+                ))
+            })?;
         }
         let Some(endpoint) = &metadata.registration_endpoint else {
             return Err(AuthError::new(format!(
@@ -816,6 +916,15 @@ impl OAuth {
                 metadata.issuer
             ))
         };
+        // Every endpoint of an authorization server is HTTPS (loopback aside).
+        for (what, url) in [
+            ("`authorization_endpoint`", &metadata.authorization_endpoint),
+            ("`token_endpoint`", &metadata.token_endpoint),
+        ] {
+            crate::oauth::secure(url).map_err(|e| bad(what, &e))?;
+        }
+        crate::oauth::secure(&self.inner.config.redirect_uri)
+            .map_err(|e| AuthError::new(format!("the redirect URI: {e}")))?;
         let auth = AuthUrl::new(metadata.authorization_endpoint.clone())
             .map_err(|e| bad("`authorization_endpoint`", &e))?;
         let token = TokenUrl::new(metadata.token_endpoint.clone())
@@ -873,11 +982,27 @@ impl OAuth {
             request = request.add_scope(Scope::new(join(&scopes)));
         }
         let (url, state) = request.url();
-        let redirect = self.inner.agent.authorize(url.as_str()).await?;
+        let wait = self.inner.config.authorize_timeout;
+        let redirect = tokio::time::timeout(wait, self.inner.agent.authorize(url.as_str()))
+            .await
+            .map_err(|_| {
+                AuthError::new(format!(
+                    "no redirect came back within {wait:?} (OAuthConfig::authorize_timeout)"
+                ))
+            })??;
         let redirect = url::Url::parse(&redirect)
             .map_err(|e| AuthError::new(format!("the redirect URL: {e}")))?;
         let query: HashMap<String, String> = redirect.query_pairs().into_owned().collect();
-        let secrets = [state.secret().as_str()];
+        let verifier_text = verifier.secret().clone();
+        let mut secrets = vec![state.secret().clone(), verifier_text];
+        secrets.extend(query.get("code").cloned());
+        // The state first (RFC 6749 §10.12): a redirect this flow did not ask for says
+        // nothing, not even an error.
+        if query.get("state") != Some(state.secret()) {
+            return Err(AuthError::new(
+                "the redirect's `state` is not the one sent: refused",
+            ));
+        }
         if let Some(error) = query.get("error") {
             let description = query
                 .get("error_description")
@@ -887,11 +1012,6 @@ impl OAuth {
                 format!("the authorization server refused: {error} {description}"),
                 &secrets,
             )));
-        }
-        if query.get("state") != Some(state.secret()) {
-            return Err(AuthError::new(
-                "the redirect's `state` is not the one sent: refused",
-            ));
         }
         match query.get("iss") {
             Some(iss) if *iss != metadata.issuer => {
@@ -921,17 +1041,20 @@ impl OAuth {
             .add_extra_param("resource", prm.resource.clone())
             .request_async(&http)
             .await;
-        let response = response.map_err(|e| self.token_error(metadata, e, &registration))?;
+        let response =
+            response.map_err(|e| self.token_error(metadata, e, &registration, &secrets))?;
         self.keep(server, metadata, response, &scopes, None);
         Ok(())
     }
 
-    /// A new access token from `refresh`.
+    /// A new access token from `refresh`, for the scopes `held` has (RFC 6749 §6: a
+    /// response that names none grants those).
     async fn refresh(
         &self,
         server: &str,
         prm: &ResourceMetadata,
         metadata: &ServerMetadata,
+        held: &Tokens,
         refresh: &str,
     ) -> Result<(), AuthError> {
         let registration = self.registration(metadata).await?;
@@ -943,9 +1066,8 @@ impl OAuth {
             .add_extra_param("resource", prm.resource.clone())
             .request_async(&http)
             .await
-            .map_err(|e| self.token_error(metadata, e, &registration))?;
-        let scopes = locked(&self.inner.current).requested.clone();
-        self.keep(server, metadata, response, &scopes, Some(refresh));
+            .map_err(|e| self.token_error(metadata, e, &registration, &[refresh.to_string()]))?;
+        self.keep(server, metadata, response, &held.scopes, Some(refresh));
         Ok(())
     }
 
@@ -969,10 +1091,15 @@ impl OAuth {
                 .map(|r| r.secret().clone())
                 .or(old_refresh.map(str::to_owned)),
             scopes,
-            expires_at: response.expires_in().map(|d| SystemTime::now() + d),
+            // A lifetime past what the clock holds is no expiry to speak of.
+            expires_at: response
+                .expires_in()
+                .and_then(|d| SystemTime::now().checked_add(d)),
         };
         self.inner.store.set_tokens(server, Some(tokens));
-        locked(&self.inner.current).generation += 1;
+        let mut current = locked(&self.inner.current);
+        current.generation += 1;
+        current.requested = Some((metadata.issuer.clone(), asked.clone()));
     }
 
     fn token_error(
@@ -980,9 +1107,11 @@ impl OAuth {
         metadata: &ServerMetadata,
         e: RequestTokenError<AuthError, oauth2::basic::BasicErrorResponse>,
         registration: &Registration,
+        sent: &[String],
     ) -> AuthError {
         let at = &metadata.token_endpoint;
         let mut secrets = vec![registration.client_secret.clone().unwrap_or_default()];
+        secrets.extend(sent.iter().cloned());
         if let RequestTokenError::Parse(_, body) = &e {
             // A value in the wrong place may be quoted by the parse error: no token is.
             if let Ok(Value::Object(doc)) = serde_json::from_slice::<Value>(body) {
@@ -994,6 +1123,11 @@ impl OAuth {
                 );
             }
         }
+        let grant_refused = matches!(
+            &e,
+            RequestTokenError::ServerResponse(r)
+                if *r.error() == oauth2::basic::BasicErrorResponseType::InvalidGrant
+        );
         let message = match e {
             RequestTokenError::ServerResponse(r) => format!("the token endpoint {at} refused: {r}"),
             RequestTokenError::Request(e) => e.message,
@@ -1004,8 +1138,10 @@ impl OAuth {
             ),
             RequestTokenError::Other(o) => format!("the token endpoint {at}: {o}"),
         };
-        let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        AuthError::new(scrub(message, &secrets))
+        AuthError {
+            grant_refused,
+            ..AuthError::new(scrub(message, &secrets))
+        }
     }
 
     async fn read(&self, response: reqwest::Response, url: &str) -> Result<String, AuthError> {
@@ -1105,6 +1241,15 @@ async fn read_bytes(
     }
 }
 
+/// Whether `url` has the scheme of `server`'s URL (a server on plain HTTP may keep its
+/// metadata there too).
+fn same_scheme(url: &str, server: &str) -> bool {
+    match (url::Url::parse(url), url::Url::parse(server)) {
+        (Ok(u), Ok(s)) => u.scheme() == s.scheme(),
+        _ => false,
+    }
+}
+
 /// Whether the resource `resource` covers the server at `server`: the same origin, and
 /// a path that is the server's or a prefix of it at a `/`.
 fn resource_covers(resource: &str, server: &str) -> bool {
@@ -1172,8 +1317,8 @@ fn without_query(url: &str) -> &str {
 }
 
 /// `message` with every non-empty `secrets` replaced.
-fn scrub(mut message: String, secrets: &[&str]) -> String {
-    for secret in secrets.iter().filter(|s| s.len() >= 4) {
+fn scrub(mut message: String, secrets: &[impl AsRef<str>]) -> String {
+    for secret in secrets.iter().map(AsRef::as_ref).filter(|s| s.len() >= 4) {
         message = message.replace(secret, "<redacted>");
     }
     message
@@ -1185,7 +1330,8 @@ mod tests {
 
     #[test]
     fn challenges_are_read_as_rfc_9110_writes_them() {
-        let c = Challenge::parse(
+        let one = |v: &str| Challenge::parse([v]);
+        let c = one(
             r#"Bearer error="invalid_token", error_description="Missing \"Authorization\" header", scope="a b", resource_metadata="http://x/.well-known/oauth-protected-resource/mcp""#,
         );
         assert_eq!(c.error.as_deref(), Some("invalid_token"));
@@ -1194,17 +1340,28 @@ mod tests {
             c.resource_metadata.as_deref(),
             Some("http://x/.well-known/oauth-protected-resource/mcp")
         );
-        let c = Challenge::parse("bearer error=insufficient_scope,scope=mcp:write");
+        let c = one("bearer error=insufficient_scope,scope=mcp:write");
         assert_eq!(c.error.as_deref(), Some("insufficient_scope"));
         assert_eq!(c.scope.as_deref(), Some("mcp:write"));
-        assert_eq!(Challenge::parse("Basic realm=\"x\""), Challenge::default());
-        assert_eq!(Challenge::parse("Bearer"), Challenge::default());
+        assert_eq!(one("Basic realm=\"x\""), Challenge::default());
+        assert_eq!(one("Bearer"), Challenge::default());
         // An unterminated quote ends the reading there.
-        let c = Challenge::parse(r#"Bearer error="x", scope="a b"#);
+        let c = one(r#"Bearer error="x", scope="a b"#);
         assert_eq!((c.error.as_deref(), c.scope), (Some("x"), None));
-        // A second challenge with another scheme stops the first.
-        let c = Challenge::parse(r#"Bearer scope="a", DPoP algs="ES256""#);
+        // Several challenges, Bearer anywhere among them; a token68 skipped.
+        let c = one(r#"Bearer scope="a", DPoP algs="ES256" scope="b""#);
         assert_eq!(c.scope.as_deref(), Some("a"));
+        let c =
+            one(r#"DPoP algs="ES256", scope="no", Bearer scope="yes", error=insufficient_scope"#);
+        assert_eq!(
+            (c.scope.as_deref(), c.error.as_deref()),
+            (Some("yes"), Some("insufficient_scope"))
+        );
+        let c = one(r#"Basic YWxhZGRpbjpvcGVuc2VzYW1l==, Bearer scope="s""#);
+        assert_eq!(c.scope.as_deref(), Some("s"));
+        // In separate header fields.
+        let c = Challenge::parse([r#"Basic realm="r""#, r#"Bearer scope="t""#]);
+        assert_eq!(c.scope.as_deref(), Some("t"));
     }
 
     #[test]

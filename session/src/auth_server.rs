@@ -12,15 +12,18 @@
 //!   token that is not valid (expired, for another audience, badly signed, from another
 //!   issuer), 401 with `error="invalid_token"`; with one that lacks a scope the server or
 //!   the tool called requires, 403 with `error="insufficient_scope"` and the scopes needed;
+//!   a malformed `Authorization` (another scheme, two of them), 400 `invalid_request`;
+//!   while the issuer's keys cannot be fetched, 503;
 //! - a token is never passed on: it is checked here, for this resource (the verifier
 //!   checks the audience), and the handler sees who called, not the token: [`caller`]
 //!   inside a handler gives the token's subject, client and scopes;
-//! - an initialize-era session belongs to the subject that started it: another subject
-//!   naming it gets 404, as for a session that does not exist.
+//! - an initialize-era session belongs to the subject and client whose token started it:
+//!   another naming it gets 404, as for a session that does not exist.
 //!
-//! [`JwtVerifier`] checks JWT access tokens (RFC 9068): the signature with the issuer's
-//! keys (its JWKS, fetched and cached), the issuer, the audience, the expiry and
-//! not-before times; HMAC algorithms are never accepted.
+//! [`JwtVerifier`] checks JWT access tokens: the signature with the issuer's keys (its
+//! JWKS, fetched over HTTPS and cached), the issuer, the audience, the expiry and
+//! not-before times, and with [`JwtVerifier::require_at_jwt`] the RFC 9068 type; HMAC
+//! algorithms are never accepted.
 //!
 //! # Bounds
 //!
@@ -28,7 +31,7 @@
 //! | --- | --- | --- | --- |
 //! | the issuer's key set (or metadata) read | [`JwtVerifier::max_document`] | 256 KiB | the fetch fails: the keys kept go on serving, else 503 |
 //! | one fetch of the key set | [`JwtVerifier::timeout`] | 10 s | as above |
-//! | key set fetches for unknown key ids | [`JwtVerifier::min_refetch`] | one per 30 s | 401 `invalid_token` (no such key) |
+//! | key set fetches for unknown key ids | [`JwtVerifier::min_refetch`] | one per 30 s | 401 `invalid_token` (no such key); 503 while no key set could be fetched at all |
 //! | how long a key set is used before it is fetched again | [`JwtVerifier::refresh`] | 5 min | fetched again on the next token |
 //! | clock skew allowed on `exp` and `nbf` | [`JwtVerifier::leeway`] | 60 s | 401 `invalid_token` |
 //!
@@ -256,9 +259,9 @@ impl Protection {
             _ => None,
         };
         let Some(token) = token else {
-            let why = "the Authorization header must be one `Bearer <token>`";
+            let why = "the Authorization header must be one Bearer token";
             return Err(self.challenge(
-                StatusCode::UNAUTHORIZED,
+                StatusCode::BAD_REQUEST,
                 Some("invalid_request"),
                 why,
                 &self.required,
@@ -275,7 +278,9 @@ impl Protection {
                     &self.required,
                 ));
             }
-            Err(Refusal::Unavailable(why)) => {
+            Err(Refusal::Unavailable(_)) => {
+                // What failed upstream is not the caller's to read.
+                let why = "the token cannot be checked now: try again later";
                 let body = json!({"error": "temporarily_unavailable", "error_description": why});
                 return Err(Box::new(
                     (
@@ -357,8 +362,8 @@ impl Protection {
         }
         let header = format!("Bearer {}", params.join(", "));
         let body = match error {
-            Some(error) => json!({"error": error, "error_description": description}),
-            None => json!({"error": "invalid_token", "error_description": "no access token"}),
+            Some(error) => json!({"error": error, "error_description": quoted(description)}),
+            None => json!({"error_description": "this server requires an access token"}),
         };
         let mut response = (
             status,
@@ -375,23 +380,16 @@ impl Protection {
     }
 }
 
-/// `text` as the inside of a quoted string: printable ASCII, `"` and `\` escaped.
+/// `text` as an `error_description` may be (RFC 6750 §3): printable ASCII without `"`
+/// and `\` (dropped; anything else outside that range becomes `?`).
 fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            ' '..='~' => out.push(c),
-            _ => out.push('?'),
-        }
-    }
-    out
+    text.chars()
+        .filter(|c| !matches!(c, '"' | '\\'))
+        .map(|c| if (' '..='~').contains(&c) { c } else { '?' })
+        .collect()
 }
 
-/// A [`Verifier`] of JWT access tokens (RFC 9068) signed by one issuer: the signature
+/// A [`Verifier`] of JWT access tokens signed by one issuer: the signature
 /// against the issuer's key set (JWKS), `iss`, `aud` (this resource), `exp` (required) and
 /// `nbf`. The key set is fetched on first use, used for [`refresh`](JwtVerifier::refresh),
 /// and fetched again sooner when a token names a key it lacks (at most once per
@@ -407,7 +405,11 @@ pub struct JwtVerifier {
     min_refetch: Duration,
     max_document: usize,
     http: reqwest::Client,
-    keys: tokio::sync::Mutex<Keys>,
+    keys: std::sync::RwLock<Keys>,
+    /// Held by the one request that fetches the key set.
+    fetching: tokio::sync::Mutex<()>,
+    /// Whether a token must say it is an access token (`typ: at+jwt`, RFC 9068).
+    at_jwt: bool,
 }
 
 #[derive(Default)]
@@ -459,7 +461,9 @@ impl JwtVerifier {
             min_refetch: Duration::from_secs(30),
             max_document: 256 * 1024,
             http: crate::oauth::no_redirects(timeout),
-            keys: tokio::sync::Mutex::new(Keys::default()),
+            keys: std::sync::RwLock::new(Keys::default()),
+            fetching: tokio::sync::Mutex::new(()),
+            at_jwt: false,
         }
     }
 
@@ -510,6 +514,15 @@ impl JwtVerifier {
         self
     }
 
+    /// Refuses a token whose header does not say it is an access token (`typ` `at+jwt`
+    /// or `application/at+jwt`, RFC 9068 §2.1), so that an ID token of the same issuer
+    /// and audience is not taken for one. Off by default: many authorization servers
+    /// write `JWT`.
+    pub fn require_at_jwt(mut self) -> Self {
+        self.at_jwt = true;
+        self
+    }
+
     /// The clock skew allowed on `exp` and `nbf` (default 60 s).
     pub fn leeway(mut self, leeway: Duration) -> Self {
         self.leeway = leeway;
@@ -543,6 +556,7 @@ impl JwtVerifier {
 
     /// A JSON object at `url`, read within the bounds.
     async fn fetch(&self, url: &str) -> Result<Map<String, Value>, String> {
+        crate::oauth::secure(url)?;
         let response = self
             .http
             .get(url)
@@ -575,44 +589,64 @@ impl JwtVerifier {
 
     /// The key for `kid` (or the one key, when the token names none).
     async fn key(&self, kid: Option<&str>) -> Result<DecodingKey, Refusal> {
-        let mut keys = self.keys.lock().await;
         let find = |set: &JwkSet| match kid {
             Some(kid) => set.find(kid).cloned(),
             None if set.keys.len() == 1 => set.keys.first().cloned(),
             None => None,
         };
-        let stale = keys.fetched.is_none_or(|t| t.elapsed() >= self.refresh);
-        let found = keys.set.as_ref().and_then(find);
-        let may_refetch = keys.fetched.is_none_or(|t| t.elapsed() >= self.min_refetch);
-        if stale || (found.is_none() && may_refetch) {
-            keys.fetched = Some(Instant::now());
-            match self.fetch(&self.jwks_uri).await {
-                Ok(doc) => match serde_json::from_value::<JwkSet>(Value::Object(doc)) {
-                    Ok(set) => keys.set = Some(set),
-                    Err(e) => {
-                        if keys.set.is_none() {
-                            return Err(Refusal::Unavailable(format!(
-                                "the key set at {} does not parse: {e}",
-                                self.jwks_uri
-                            )));
-                        }
-                    }
-                },
-                Err(why) => {
-                    if keys.set.is_none() {
-                        return Err(Refusal::Unavailable(format!("the key set: {why}")));
-                    }
-                }
+        let look = || {
+            let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+            let found = keys.set.as_ref().and_then(find);
+            let stale = keys.fetched.is_none_or(|t| t.elapsed() >= self.refresh);
+            let may_refetch = keys.fetched.is_none_or(|t| t.elapsed() >= self.min_refetch);
+            (found, stale, may_refetch, keys.set.is_some())
+        };
+        let (mut found, stale, may_refetch, _) = look();
+        if found.is_some() && stale {
+            // The keys kept serve while one request fetches them again.
+            if let Ok(_fetching) = self.fetching.try_lock() {
+                self.fetch_keys().await;
+                found = look().0.or(found);
+            }
+        } else if found.is_none() && may_refetch {
+            let _fetching = self.fetching.lock().await;
+            // Fetched while this one waited?
+            let (again, _, may_refetch, _) = look();
+            found = again;
+            if found.is_none() && may_refetch {
+                self.fetch_keys().await;
+                found = look().0;
             }
         }
-        let jwk = keys.set.as_ref().and_then(find).ok_or_else(|| {
-            Refusal::InvalidToken(match kid {
-                Some(kid) => format!("no key {kid:?} in the issuer's key set"),
-                None => "the token names no key (`kid`) and the key set has several".into(),
-            })
-        })?;
+        let jwk = match found {
+            Some(jwk) => jwk,
+            // No key set at all: the issuer cannot be reached, which says nothing of the
+            // token.
+            None if !look().3 => {
+                return Err(Refusal::Unavailable("the issuer's key set".into()));
+            }
+            None => {
+                return Err(Refusal::InvalidToken(match kid {
+                    Some(kid) => format!("no key {kid:?} in the issuer's key set"),
+                    None => "the token names no key (`kid`) and the key set has several".into(),
+                }));
+            }
+        };
         DecodingKey::from_jwk(&jwk)
             .map_err(|e| Refusal::InvalidToken(format!("the issuer's key cannot be used: {e}")))
+    }
+
+    /// Fetches the key set (the keys kept stay when that fails).
+    async fn fetch_keys(&self) {
+        let fetched = self.fetch(&self.jwks_uri).await.and_then(|doc| {
+            serde_json::from_value::<JwkSet>(Value::Object(doc))
+                .map_err(|e| format!("the key set at {} does not parse: {e}", self.jwks_uri))
+        });
+        let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+        keys.fetched = Some(Instant::now());
+        if let Ok(set) = fetched {
+            keys.set = Some(set);
+        }
     }
 }
 
@@ -621,6 +655,15 @@ impl Verifier for JwtVerifier {
         Box::pin(async move {
             let header = jsonwebtoken::decode_header(token)
                 .map_err(|e| Refusal::InvalidToken(format!("not a JWT: {e}")))?;
+            let typ = header.typ.as_deref().unwrap_or("");
+            if self.at_jwt
+                && !typ.eq_ignore_ascii_case("at+jwt")
+                && !typ.eq_ignore_ascii_case("application/at+jwt")
+            {
+                return Err(Refusal::InvalidToken(format!(
+                    "the token's `typ` is {typ:?}, not at+jwt: not an access token"
+                )));
+            }
             if !self.algorithms.contains(&header.alg) {
                 return Err(Refusal::InvalidToken(format!(
                     "signed with {:?}, which this server does not accept",
@@ -713,6 +756,6 @@ mod tests {
 
     #[test]
     fn challenge_text_is_quoted_safely() {
-        assert_eq!(quoted("a \"b\" \\ é\n"), "a \\\"b\\\" \\\\ ??");
+        assert_eq!(quoted("a \"b\" \\ é\n"), "a b  ??");
     }
 }

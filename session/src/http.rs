@@ -209,9 +209,10 @@ struct Connection {
     /// The `GET` stream for what the server sends outside any request, when the client
     /// opened one.
     standalone: Standalone,
-    /// The subject whose token started it (`auth-server`): no other may use it.
+    /// The subject and client whose token started it (`auth-server`): no other may use
+    /// it.
     #[cfg_attr(not(feature = "auth-server"), allow(dead_code))]
-    owner: Option<String>,
+    owner: Option<(Option<String>, Option<String>)>,
 }
 
 /// The slot of a session's `GET` stream, which its engine writes to.
@@ -222,7 +223,7 @@ impl Connection {
         session: Session,
         service: Versions,
         standalone: Standalone,
-        owner: Option<String>,
+        owner: Option<(Option<String>, Option<String>)>,
     ) -> Self {
         Connection {
             owner,
@@ -258,11 +259,11 @@ impl Connection {
         .await
     }
 
-    /// Whether `who` may use this session: the subject that started it, or anyone when
-    /// the server is not protected.
+    /// Whether `who` may use this session: the subject and client that started it, or
+    /// anyone when the server is not protected.
     #[cfg(feature = "auth-server")]
     fn belongs_to(&self, who: &Who) -> bool {
-        self.owner == who.as_ref().and_then(|c| c.subject.clone())
+        self.owner == owner_of(who)
     }
     #[cfg(not(feature = "auth-server"))]
     fn belongs_to(&self, _: &Who) -> bool {
@@ -580,8 +581,6 @@ impl HttpServer {
         }
     }
 
-    /// Checks `Host`, `Origin` and an absolute-form target: 400 when `Host` is absent or
-    /// no host, 403 when one names a host that is not allowed.
     /// (`auth-server`) The token: who sent the request, or the answer that refuses it.
     #[cfg_attr(not(feature = "auth-server"), allow(unused_variables))]
     async fn authenticate(&self, headers: &HeaderMap) -> Result<Who, Box<Response>> {
@@ -599,7 +598,8 @@ impl HttpServer {
         let (Some(protection), Some(caller)) = (&self.protection, who) else {
             return Ok(());
         };
-        if !protection.has_tool_scopes() || !text.contains("tools/call") {
+        // Read as the engine reads it (escapes and all), not searched as text.
+        if !protection.has_tool_scopes() {
             return Ok(());
         }
         use serde_json::Value;
@@ -618,6 +618,8 @@ impl HttpServer {
         Ok(())
     }
 
+    /// Checks `Host`, `Origin` and an absolute-form target: 400 when `Host` is absent or
+    /// no host, 403 when one names a host that is not allowed.
     fn check_host(&self, headers: &HeaderMap, uri: &Uri) -> Result<(), (StatusCode, String)> {
         let mut hosts = headers.get_all("host").iter();
         let (Some(host), None) = (hosts.next(), hosts.next()) else {
@@ -980,7 +982,7 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
             let standalone = Standalone::default();
             let session = server.session(Some(name), Some(standalone.clone()));
             #[cfg(feature = "auth-server")]
-            let owner = who.as_ref().and_then(|c| c.subject.clone());
+            let owner = owner_of(&who);
             #[cfg(not(feature = "auth-server"))]
             let owner = None;
             Connection::new(session, (server.make)(), standalone, owner)
@@ -1377,7 +1379,13 @@ const SERVER_CARD_PATH: &str = "/mcp/server-card";
 /// The media type of a Server Card.
 const SERVER_CARD_TYPE: &str = "application/mcp-server-card+json";
 
-/// `GET /mcp/server-card`: the card, when the server publishes one.
+/// Who owns a session `who` starts: the token's subject and client.
+#[cfg(feature = "auth-server")]
+fn owner_of(who: &Who) -> Option<(Option<String>, Option<String>)> {
+    who.as_ref()
+        .map(|c| (c.subject.clone(), c.client_id.clone()))
+}
+
 /// The protected resource metadata (RFC 9728), to anyone.
 #[cfg(feature = "auth-server")]
 async fn handle_resource_metadata(
@@ -1394,6 +1402,7 @@ async fn handle_resource_metadata(
     }
 }
 
+/// `GET /mcp/server-card`: the card, when the server publishes one.
 async fn handle_card(State(server): State<Arc<HttpServer>>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
     if let Err((status, _)) = server.check_host(&parts.headers, &parts.uri) {

@@ -345,12 +345,10 @@ impl Shared {
     fn headers(&self, out: &Outgoing) -> HeaderMap {
         let mut headers = self.headers.clone();
         #[cfg(feature = "auth-client")]
-        if let Some(token) = self.auth.as_ref().and_then(|a| a.bearer(&self.url).token) {
-            if let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {token}")) {
-                value.set_sensitive(true);
-                headers.insert(reqwest::header::AUTHORIZATION, value);
-            }
-        }
+        authorization(
+            &mut headers,
+            self.auth.as_ref().map(|a| a.bearer(&self.url)).as_ref(),
+        );
         let learnt = self.lock();
         let mut set = |name: &'static str, value: Option<&str>| {
             if let Some(value) = value.and_then(|v| HeaderValue::from_str(v).ok()) {
@@ -398,10 +396,14 @@ async fn post(shared: Arc<Shared>, text: String) {
     let response = loop {
         #[cfg(feature = "auth-client")]
         let bearer = shared.auth.as_ref().map(|a| a.bearer(&shared.url));
+        #[cfg_attr(not(feature = "auth-client"), allow(unused_mut))]
+        let mut headers = shared.headers(&out);
+        #[cfg(feature = "auth-client")]
+        authorization(&mut headers, bearer.as_ref());
         let response = shared
             .http
             .post(&shared.url)
-            .headers(shared.headers(&out))
+            .headers(headers)
             .header(CONTENT_TYPE, "application/json")
             .header(ACCEPT, "application/json, text/event-stream")
             .body(text.clone())
@@ -472,6 +474,22 @@ async fn post(shared: Arc<Shared>, text: String) {
     }
 }
 
+/// Sets (or, with no token, removes) `Authorization: Bearer`.
+#[cfg(feature = "auth-client")]
+fn authorization(headers: &mut HeaderMap, bearer: Option<&crate::auth_client::Bearer>) {
+    let token = bearer.and_then(|b| b.token.as_deref());
+    match token.and_then(|t| HeaderValue::from_str(&format!("Bearer {t}")).ok()) {
+        Some(mut value) => {
+            value.set_sensitive(true);
+            headers.insert(reqwest::header::AUTHORIZATION, value);
+        }
+        None if bearer.is_some() => {
+            headers.remove(reqwest::header::AUTHORIZATION);
+        }
+        None => {}
+    }
+}
+
 /// What one POST has done to be authorized.
 #[cfg(feature = "auth-client")]
 #[derive(Default)]
@@ -493,12 +511,12 @@ impl Renewed {
         bearer: &crate::auth_client::Bearer,
         response: &reqwest::Response,
     ) -> Result<bool, crate::auth_client::AuthError> {
-        let challenge = response
+        let values = response
             .headers()
-            .get(reqwest::header::WWW_AUTHENTICATE)
-            .and_then(|v| v.to_str().ok())
-            .map(crate::auth_client::Challenge::parse)
-            .unwrap_or_default();
+            .get_all(reqwest::header::WWW_AUTHENTICATE)
+            .iter()
+            .filter_map(|v| v.to_str().ok());
+        let challenge = crate::auth_client::Challenge::parse(values);
         let step_up = match response.status().as_u16() {
             401 if !self.unauthorized => {
                 self.unauthorized = true;

@@ -57,8 +57,9 @@
 //! | a metadata document, registration or token response the client reads (`auth-client`) | `auth_client::OAuthConfig::max_document` | 256 KiB | the authorization fails, naming the document |
 //! | one request of the client to an authorization server or metadata URL (`auth-client`) | `auth_client::OAuthConfig::timeout` | 30 s | the authorization fails |
 //! | step-up authorizations for one request after 403 `insufficient_scope` (`auth-client`) | `auth_client::OAuthConfig::step_ups` | 2 | the request fails with the 403 |
+//! | the user's sign-in (`auth-client`) | `auth_client::OAuthConfig::authorize_timeout` | 5 min | the authorization fails, and the requests waiting for it |
 //! | authorizations for one request after 401 (`auth-client`) | one | 1 | a new token refused again fails the request |
-//! | the issuer's key set or metadata the server reads (`auth-server`) | `auth_server::JwtVerifier::max_document` | 256 KiB | the keys kept go on serving, else 503 |
+//! | the issuer's key set or metadata the server reads (`auth-server`) | `auth_server::JwtVerifier::max_document` | 256 KiB | the keys kept go on serving (one request fetches, the others do not wait), else 503 |
 //! | one fetch of the issuer's key set (`auth-server`) | `auth_server::JwtVerifier::timeout` | 10 s | as above |
 //! | key set fetches for keys it lacks (`auth-server`) | `auth_server::JwtVerifier::min_refetch` | one per 30 s | 401 `invalid_token` |
 //! | a token's `Authorization` header, and a request's body, before the token is checked (`auth-server`) | the body is not read until the token is valid | | 401 or 403 |

@@ -4,12 +4,37 @@
 use std::time::Duration;
 
 /// An HTTP client that follows no redirect and gives up after `timeout`.
+///
+/// # Panics
+///
+/// When the TLS backend cannot start, as `reqwest::Client::new` does (never silently a
+/// client that would follow redirects).
 pub(crate) fn no_redirects(timeout: Duration) -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(timeout)
         .build()
-        .unwrap_or_default()
+        .expect("the HTTP client starts (its TLS backend)")
+}
+
+/// Whether `url` may carry credentials: HTTPS, or plain HTTP to this machine (`localhost`,
+/// `127.0.0.0/8`, `::1`), as the MCP specification asks of authorization server endpoints
+/// and redirect URIs.
+pub(crate) fn secure(url: &str) -> Result<(), String> {
+    let parsed = url::Url::parse(url).map_err(|e| format!("{url:?} is not a URL: {e}"))?;
+    let loopback = match parsed.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match parsed.scheme() {
+        "https" => Ok(()),
+        "http" if loopback => Ok(()),
+        _ => Err(format!(
+            "{url} is neither HTTPS nor on this machine: refused"
+        )),
+    }
 }
 
 /// The origin and the path (without a trailing `/`) of an http(s) URL.
@@ -85,6 +110,22 @@ mod tests {
             ]
         );
         assert!(server_metadata_urls("file:///x").is_err());
+        for ok in [
+            "https://a/x",
+            "http://localhost:1/x",
+            "http://127.0.0.2/",
+            "http://[::1]:8/",
+        ] {
+            assert_eq!(secure(ok), Ok(()), "{ok}");
+        }
+        for refused in [
+            "http://a/x",
+            "http://10.0.0.1/",
+            "ftp://localhost/",
+            "nonsense",
+        ] {
+            assert!(secure(refused).is_err(), "{refused}");
+        }
         assert!(server_metadata_urls("not a url").is_err());
     }
 }

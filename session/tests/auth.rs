@@ -509,12 +509,7 @@ async fn what_the_protected_server_refuses_and_how() {
             401,
             "signature does not verify",
         ),
-        (
-            "a key the set lacks",
-            unknown_kid,
-            401,
-            "no key \\\"key-2\\\"",
-        ),
+        ("a key the set lacks", unknown_kid, 401, "no key key-2"),
         ("HMAC", hs, 401, "HS256"),
         ("not a JWT", "not-a-jwt".into(), 401, "not a JWT"),
         (
@@ -560,9 +555,26 @@ async fn what_the_protected_server_refuses_and_how() {
         challenge.contains("scope=\"mcp:admin mcp:read\""),
         "{challenge}"
     );
-    // Two Authorization headers, or another scheme.
+    // The tool's scope holds however the method is written (`\/` is `/` in JSON).
+    let escaped = admin.to_string().replace("tools/call", "tools\\/call");
+    let response = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("authorization", bearer(&good))
+        .body(escaped)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        403,
+        "an escaped method is the same method"
+    );
+    // Another scheme, or a malformed header: 400 invalid_request (RFC 6750 §3.1).
     let (status, challenge, _) = raw(&url, &[v, m, ("authorization", "Basic eDp5")], &list).await;
-    assert_eq!((status, challenge.contains("invalid_request")), (401, true));
+    assert_eq!((status, challenge.contains("invalid_request")), (400, true));
     // A session belongs to the subject that started it.
     let hello = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
@@ -586,6 +598,19 @@ async fn what_the_protected_server_refuses_and_how() {
     let s = ("mcp-session-id", session.as_str());
     let (status, ..) = raw(&url, &[s, ("authorization", &bearer(&bob))], &ping).await;
     assert_eq!(status, 404, "another subject's session");
+    let same_subject_other_client = auth
+        .key
+        .sign(&claims(&|c| c["client_id"] = json!("another-client")));
+    let (status, ..) = raw(
+        &url,
+        &[s, ("authorization", &bearer(&same_subject_other_client))],
+        &ping,
+    )
+    .await;
+    assert_eq!(
+        status, 404,
+        "another client's session, though the subject is the same"
+    );
     let (status, ..) = raw(&url, &[s, ("authorization", &bearer(&good))], &ping).await;
     assert_eq!(status, 200, "its own");
     // GET and DELETE need the token too.
@@ -897,6 +922,44 @@ async fn every_malformed_answer_is_an_error_that_says_what_and_no_secret() {
             Box::new(move |_, _| {}),
             "HTTP 401",
         ),
+        (
+            "a lifetime past what the clock holds",
+            Box::new(move |_, s| {
+                set(
+                    s,
+                    "/token",
+                    200,
+                    json!({"access_token": "SECRET-TOKEN-xyz", "token_type": "Bearer", "expires_in": u64::MAX}),
+                );
+            }),
+            "HTTP 401",
+        ),
+        (
+            "an endpoint over plain HTTP elsewhere",
+            Box::new(move |_, s| {
+                let mut a = s.answers.lock().unwrap();
+                let doc = &mut a.get_mut(asm).unwrap().2;
+                *doc = doc
+                    .replace("/authorize", "@evil.example.com/authorize")
+                    .replace(
+                        "\"authorization_endpoint\":\"http://127.0.0.1",
+                        "\"authorization_endpoint\":\"http://example.com",
+                    );
+            }),
+            "neither HTTPS nor on this machine",
+        ),
+        (
+            "a refusal without the state",
+            Box::new(move |_, s| {
+                *s.redirect.lock().unwrap() = (false, None);
+                set(s, "/authorize", 302, json!({}));
+                s.answers.lock().unwrap().get_mut("/authorize").unwrap().1 = vec![(
+                    "location".into(),
+                    "http://127.0.0.1:9/callback?error=access_denied".into(),
+                )];
+            }),
+            "`state` is not the one sent",
+        ),
     ];
     let mut tried = 0;
     for (what, case, says) in cases {
@@ -906,7 +969,91 @@ async fn every_malformed_answer_is_an_error_that_says_what_and_no_secret() {
         assert!(!error.contains("SECRET"), "{what}: a secret in {error}");
         tried += 1;
     }
-    assert_eq!(tried, 17);
+    assert_eq!(tried, 20);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_refused_at_once_share_one_authorization() {
+    let auth = start_auth_server().await;
+    let url = start_protected(&auth.issuer).await;
+    let (client, server) = authorized(&url, OAuthConfig::new("http://127.0.0.1:9/callback"));
+    let params = list_params();
+    let calls = (0..8).map(|_| server.list_tools(&params));
+    for answer in futures_util::future::join_all(calls).await {
+        assert_eq!(answer.unwrap().tools.len(), 2);
+    }
+    assert_eq!(
+        auth.authorizations.lock().unwrap().len(),
+        1,
+        "one sign-in, not eight"
+    );
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_set_out_of_reach_is_503_and_an_id_token_is_no_access_token() {
+    let auth = start_auth_server().await;
+    // Keys at a port where nothing listens: the token cannot be checked, 503 each time
+    // (never 401, which would tell the client to throw its token away).
+    let (listener, origin) = listen().await;
+    drop(listener);
+    let (server_listener, server_origin) = listen().await;
+    let resource = format!("{server_origin}/mcp");
+    let verifier = JwtVerifier::new(&auth.issuer, &resource, format!("{origin}/jwks"));
+    let protection = Protection::new(&resource, &auth.issuer, verifier);
+    tokio::spawn(
+        HttpServer::new(versions)
+            .protect(protection)
+            .serve(server_listener),
+    );
+    let token = auth
+        .key
+        .sign(&json!({"iss": auth.issuer, "sub": "a", "aud": resource,
+                                      "exp": now() + 600}));
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                      "params": {"_meta": envelope()}});
+    let headers = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/list"),
+    ];
+    for attempt in 0..2 {
+        let auth_header = format!("Bearer {token}");
+        let mut all = headers.to_vec();
+        all.push(("authorization", &auth_header));
+        let (status, _, body) = raw(&resource, &all, &list).await;
+        assert_eq!(status, 503, "attempt {attempt}: {body}");
+        assert!(
+            !body.contains(&origin),
+            "the upstream's address is not told: {body}"
+        );
+    }
+    // typ JWT, where at+jwt is required.
+    let strict = start_strict(&auth).await;
+    let token = auth
+        .key
+        .sign(&json!({"iss": auth.issuer, "sub": "a", "aud": strict,
+                                      "scope": "mcp:read", "exp": now() + 600}));
+    let auth_header = format!("Bearer {token}");
+    let mut all = headers.to_vec();
+    all.push(("authorization", &auth_header));
+    let (status, challenge, _) = raw(&strict, &all, &list).await;
+    assert_eq!(status, 401);
+    assert!(challenge.contains("not at+jwt"), "{challenge}");
+}
+
+/// A server that takes only tokens typed `at+jwt`.
+async fn start_strict(auth: &AuthServer) -> String {
+    let (listener, origin) = listen().await;
+    let resource = format!("{origin}/mcp");
+    let verifier =
+        JwtVerifier::new(&auth.issuer, &resource, format!("{}/jwks", auth.issuer)).require_at_jwt();
+    let protection = Protection::new(&resource, &auth.issuer, verifier);
+    tokio::spawn(
+        HttpServer::new(versions)
+            .protect(protection)
+            .serve(listener),
+    );
+    resource
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
