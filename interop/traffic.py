@@ -29,6 +29,8 @@ SESSIONS = [
     ("rmcp-client", "rmcp 3.11.0 (Rust SDK), client", "client"),
     ("rmcp-server", "rmcp 3.11.0 (Rust SDK), server", "server"),
     ("python-server", "mcp 2.3.0 (Python SDK), MCPServer", "server"),
+    ("rust-mcp-sdk-client", "rust-mcp-sdk 2.0.0 (on rust-mcp-schema), client", "client"),
+    ("rust-mcp-sdk-server", "rust-mcp-sdk 2.0.0 (on rust-mcp-schema), server", "server"),
     ("conformance", "@modelcontextprotocol/conformance 0.1.16, suite active", "client"),
 ]
 KINDS = ["request", "notification", "result", "error", "batch", "not-json", "other"]
@@ -233,6 +235,8 @@ Real JSON-RPC messages written by MCP peers none of us wrote, exactly as they wr
 | `rmcp-client.jsonl` | rmcp 3.11.0 (crates.io), the official Rust SDK, as a client (`interop/rmcp-peer`) | stdio | client | `mcp-rmcp-peer client` against our server: initialize, tools/list, a tools/call of `test_tool_with_progress` with large `arguments` (`interop/large_args.py 1 20`) and custom `_meta` keys (rmcp puts a `progressToken` of its own in every request's `_meta`), resources/list, resources/read, prompts/list, prompts/get with arguments, ping |
 | `rmcp-server.jsonl` | rmcp 3.11.0, as a server (`mcp-rmcp-peer server`) | stdio | server | our `mcp-example-client` against it: server/discover, the three lists, its six tools (text, several blocks, an image, `structuredContent`, embedded resources, an `isError` result), two resource reads, a prompt with arguments |
 | `python-server.jsonl` | mcp 2.3.0 (PyPI), `MCPServer` (`interop/py_server.py`) | stdio | server | our client against it: server/discover, the three lists, its seven tools (text, several blocks, an image, structured output, embedded resources, audio, an `isError` result), three resource reads (one through a template), two prompts |
+| `rust-mcp-sdk-client.jsonl` | rust-mcp-sdk 2.0.0 (crates.io), an MCP SDK written apart from the official ones, on its generated rust-mcp-schema, as a client (`interop/rust-mcp-sdk-peer`) | stdio | client | `mcp-rust-mcp-sdk-peer client` against our server at 2026-07-28 (no handshake; its members in alphabetical order, `id` first): server/discover, tools/list, a tools/call of `test_simple_text` with large `arguments` (`interop/large_args.py 3 22`) and custom `_meta` keys, resources/list, resources/read, prompts/list, prompts/get with arguments |
+| `rust-mcp-sdk-server.jsonl` | rust-mcp-sdk 2.0.0, as a server (`mcp-rust-mcp-sdk-peer server`) | stdio | server | our `mcp-example-client` against it: server/discover, the three lists (resources and prompts empty), its three tools (text, several blocks with `structuredContent`, an `isError` result) |
 | `conformance.jsonl` | @modelcontextprotocol/conformance 0.1.16 (npm), suite `active`, Node NODE22 | Streamable HTTP | client | the suite against `mcp-example-server --http`: one POST body per line, many MCP sessions |
 """.replace("NODE22", meta.get("node22", "?")).replace("NODE", meta.get("node", "?")))
     s.append("""## How it was recorded
