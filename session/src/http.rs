@@ -594,14 +594,23 @@ impl HttpServer {
     /// Whether the caller may call the tools a POST's `tools/call` requests name (403
     /// naming the scopes needed when not).
     #[cfg(feature = "auth-server")]
-    fn check_tools(&self, who: &Who, text: &str) -> Result<(), Box<Response>> {
+    fn check_tools(&self, who: &Who, head: &Head<'_>, text: &str) -> Result<(), Box<Response>> {
         let (Some(protection), Some(caller)) = (&self.protection, who) else {
             return Ok(());
         };
-        // Read as the engine reads it (escapes and all), not searched as text.
         if !protection.has_tool_scopes() {
             return Ok(());
         }
+        // One message: its method and tool as the engine reads them (`inspect`, escapes
+        // and all).
+        if head.batch.is_none() {
+            return match (head.method(), head.param_str("name")) {
+                (Some("tools/call"), Some(tool)) => protection.check_tool(caller, &tool),
+                _ => Ok(()),
+            };
+        }
+        // A batch (2025-03-26): `inspect` does not split one, so its elements are read
+        // here.
         use serde_json::Value;
         let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
         let messages = match &value {
@@ -941,7 +950,7 @@ async fn handle_post(State(server): State<Arc<HttpServer>>, request: Request) ->
         return refuse(StatusCode::BAD_REQUEST, None, e);
     }
     #[cfg(feature = "auth-server")]
-    if let Err(refused) = server.check_tools(&who, &text) {
+    if let Err(refused) = server.check_tools(&who, &head, &text) {
         return *refused;
     }
     if let Some(name) = label {
